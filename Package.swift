@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "RouteKit",
+    products: [
+        .library(name: "RouteKit", targets: ["RouteKit"]),
+        .executable(name: "routekit", targets: ["routekit"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CPROJ", pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(
+            name: "CGEOS", pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"])]),
+        .target(
+            name: "RouteKit",
+            dependencies: ["CLibXML2", "CPROJ", "CGEOS"]),
+        .target(
+            name: "RouteKitCLI",
+            dependencies: ["RouteKit"]),
+        .executableTarget(
+            name: "routekit",
+            dependencies: ["RouteKitCLI"]),
+        .testTarget(
+            name: "RouteKitTests",
+            dependencies: ["RouteKit"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "RouteKitCLITests",
+            dependencies: ["RouteKitCLI", "RouteKit"]),
+    ]
+)

@@ -1,0 +1,42 @@
+/// Why a GPX file could not be read.
+public enum GPXError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file is not well-formed XML (or not XML at all); line and column are 1-based.
+    case malformed(line: Int, column: Int, reason: String)
+    /// The file is XML but its root element is not `gpx`.
+    case notGPX(line: Int, column: Int, root: String)
+    /// A value is unusable and the reader was asked to be strict (`--strict`).
+    case invalidValue(line: Int, column: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .malformed(line, column, reason): return "\(line):\(column): not well-formed XML: \(reason)"
+        case let .notGPX(line, column, root): return "\(line):\(column): not a GPX file: the root element is <\(root)>, expected <gpx>"
+        case let .invalidValue(line, column, reason): return "\(line):\(column): \(reason)"
+        }
+    }
+
+    /// The 1-based line of the problem.
+    public var line: Int {
+        switch self {
+        case let .malformed(line, _, _), let .notGPX(line, _, _), let .invalidValue(line, _, _): return line
+        }
+    }
+}
+
+/// A problem the reader got past by leaving a value or a point out; the rest of the file is still read.
+public struct GPXWarning: Hashable, Sendable, CustomStringConvertible {
+    /// 1-based line of the element concerned.
+    public var line: Int
+    /// 1-based column.
+    public var column: Int
+    /// What was wrong and what was left out, as a sentence fragment.
+    public var message: String
+
+    public init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    public var description: String { "\(line):\(column): \(message)" }
+}

@@ -1,0 +1,149 @@
+internal import CLibXML2
+
+/// Receives the events of ``XMLStreamParser``. Pointers are valid only during the call.
+protocol XMLStreamHandler: AnyObject {
+    /// An element starts. `localName` and `namespaceURI` are NUL-terminated UTF-8.
+    func startElement(
+        localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?, attributes: XMLAttributes)
+    /// The innermost open element ends.
+    func endElement()
+    /// Text (or CDATA) inside the innermost open element; may come in several pieces.
+    func characters(_ text: UnsafeBufferPointer<UInt8>)
+}
+
+/// The attributes of a start tag, as libxml2's SAX2 interface hands them over (5 pointers each: local name,
+/// prefix, namespace URI, value start, value end; values are not NUL-terminated).
+struct XMLAttributes {
+    fileprivate let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    let count: Int
+
+    /// The value of the attribute with this local name and no namespace, as bytes; nil when absent.
+    func value(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+        guard let base else { return nil }
+        for i in 0..<count {
+            guard let local = base[5 * i], base[5 * i + 2] == nil,
+                let start = base[5 * i + 3], let end = base[5 * i + 4]
+            else { continue }
+            if XMLName.equals(local, name) { return UnsafeBufferPointer(start: start, count: end - start) }
+        }
+        return nil
+    }
+}
+
+/// Comparisons of NUL-terminated element names without making strings.
+enum XMLName {
+    @inline(__always)
+    static func equals(_ name: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        let l = literal.utf8Start
+        for i in 0..<n where name[i] != l[i] { return false }
+        return name[n] == 0
+    }
+
+    static func string(_ name: UnsafePointer<UInt8>?) -> String {
+        guard let name else { return "" }
+        return String(cString: name)
+    }
+}
+
+/// libxml2's SAX2 push parser, fed in chunks, in constant memory.
+///
+/// Safe for untrusted input: no network access (`XML_PARSE_NONET`), no entity substitution and no DTD
+/// loading (`XML_PARSE_NOENT` and `XML_PARSE_DTDLOAD` are not set, and no entity handlers are installed,
+/// so an entity reference is never expanded: an external entity is never read), libxml2's default limits
+/// on nesting and text size. libxml2 prints nothing (`XML_PARSE_NOERROR`, `XML_PARSE_NOWARNING`); its
+/// first error is kept with its line and column.
+final class XMLStreamParser {
+    private unowned let handler: XMLStreamHandler
+    private var context: xmlParserCtxtPtr?
+    private let name: String
+    private var stopped = false
+    /// The first fatal error libxml2 reported, if any.
+    private(set) var error: (line: Int, column: Int, message: String)?
+
+    init(handler: XMLStreamHandler, name: String) {
+        self.handler = handler
+        self.name = name
+    }
+
+    deinit {
+        if let context {
+            xmlFreeDoc(context.pointee.myDoc)  // NULL-safe; nothing is built since no tree handlers are set
+            xmlFreeParserCtxt(context)
+        }
+    }
+
+    /// The line (1-based) the parser is at.
+    var line: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 1 }
+    /// The column (1-based) the parser is at.
+    var column: Int { context.map { Int(xmlSAX2GetColumnNumber($0)) } ?? 1 }
+
+    /// Stops parsing; later chunks are ignored. For handlers that found a reason to stop.
+    func stop() {
+        stopped = true
+        if let context { xmlStopParser(context) }
+    }
+
+    /// True once the parser stopped for an error or on request.
+    var isStopped: Bool { stopped || error != nil }
+
+    /// Parses the next chunk of the document; `isLast` ends it.
+    func parse(_ chunk: UnsafeRawBufferPointer, isLast: Bool) {
+        guard !isStopped else { return }
+        let bytes = chunk.bindMemory(to: CChar.self)
+        if context == nil {
+            // The first bytes decide the encoding (byte-order mark, UTF-16 without one, the XML declaration).
+            var sax = XMLStreamParser.makeSAXHandler()
+            let first = min(bytes.count, 4)
+            let opaque = Unmanaged.passUnretained(self).toOpaque()
+            context = xmlCreatePushParserCtxt(&sax, opaque, bytes.baseAddress, Int32(first), name)  // NULL on error
+            guard let context else {
+                error = (1, 1, "cannot start the XML parser (out of memory)")
+                return
+            }
+            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+                | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+            xmlCtxtUseOptions(context, options)  // returns the options it did not know: none here
+            let rest = UnsafeBufferPointer(rebasing: bytes[first...])
+            xmlParseChunk(context, rest.baseAddress, Int32(rest.count), isLast ? 1 : 0)  // errors go to serror
+            return
+        }
+        xmlParseChunk(context, bytes.baseAddress, Int32(bytes.count), isLast ? 1 : 0)  // errors go to serror
+    }
+
+    fileprivate func record(_ e: xmlErrorPtr) {
+        guard error == nil, !stopped else { return }
+        let level = e.pointee.level
+        guard level == XML_ERR_FATAL else { return }
+        var message = e.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        while message.last == "\n" || message.last == " " { message.removeLast() }
+        error = (Int(max(e.pointee.line, 1)), Int(max(e.pointee.int2, 1)), message)
+    }
+
+    private static func makeSAXHandler() -> xmlSAXHandler {
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = { ctx, localName, _, uri, _, _, attributeCount, _, attributes in
+            guard let ctx, let localName else { return }
+            let parser = Unmanaged<XMLStreamParser>.fromOpaque(ctx).takeUnretainedValue()
+            parser.handler.startElement(
+                localName: localName, namespaceURI: uri,
+                attributes: XMLAttributes(base: attributes, count: Int(attributeCount)))
+        }
+        sax.endElementNs = { ctx, _, _, _ in
+            guard let ctx else { return }
+            Unmanaged<XMLStreamParser>.fromOpaque(ctx).takeUnretainedValue().handler.endElement()
+        }
+        sax.characters = { ctx, text, length in
+            guard let ctx, let text else { return }
+            Unmanaged<XMLStreamParser>.fromOpaque(ctx).takeUnretainedValue().handler.characters(
+                UnsafeBufferPointer(start: text, count: Int(length)))
+        }
+        sax.cdataBlock = sax.characters
+        sax.serror = { ctx, error in
+            guard let ctx, let error else { return }
+            Unmanaged<XMLStreamParser>.fromOpaque(ctx).takeUnretainedValue().record(error)
+        }
+        return sax
+    }
+}

@@ -1,0 +1,242 @@
+/// Reads GeoJSON (RFC 7946) — a FeatureCollection, a single Feature or geometry, or a text sequence of
+/// them (RFC 8142, or one per line) — and hands it to a ``GPXHandler`` as GPX content, feature by
+/// feature: memory holds one feature at a time.
+///
+/// LineStrings and MultiLineStrings become tracks (routes when `properties._gpxType` is `rte`), Points
+/// and MultiPoints waypoints. Properties `name`, `cmt`, `desc`, `src`, `links`, `sym`, `type`, `number`
+/// and a Point's `time` go back into their GPX fields; `coordinateProperties` (`times`, `heart`, `cads`,
+/// `atemps`, `wtemps`, `depths`, `speeds`, `courses`, `powers`) go back into the points. Polygons and
+/// features without geometry have no GPX form: each is left out with a warning, as is a position that is
+/// not a pair of in-range numbers; ``strict`` makes these errors.
+public struct GeoJSONReader {
+    /// When true, what would be a warning is an error.
+    public var strict: Bool
+    /// Called for each feature or position left out.
+    public var onWarning: (GPXWarning) -> Void
+
+    public init(strict: Bool = false, onWarning: @escaping (GPXWarning) -> Void = { _ in }) {
+        self.strict = strict
+        self.onWarning = onWarning
+    }
+
+    /// Reads `input` to its end, handing its content to `handler`.
+    ///
+    /// - Throws: ``GeoJSONError`` when the input is not JSON or not GeoJSON, ``IOError`` when reading fails,
+    ///   and whatever `handler` throws.
+    public func read(_ input: InputFile, handler: GPXHandler) throws {
+        let parser = JSONStreamParser(input: input)
+        let context = FeatureConverter(reader: self, handler: handler, parser: parser)
+        try parser.skipByteOrderMark()
+        var sawValue = false
+        while true {
+            try parser.skipSpace(separators: true)
+            guard try parser.peek() != nil else { break }
+            sawValue = true
+            try readTopLevel(parser, context)
+        }
+        guard sawValue else { throw GeoJSONError.notGeoJSON(line: 1, column: 1, reason: "the file is empty") }
+    }
+
+    private func readTopLevel(_ parser: JSONStreamParser, _ context: FeatureConverter) throws {
+        let line = parser.line
+        let column = parser.column
+        guard try parser.peek() == 0x7B else {
+            throw GeoJSONError.notGeoJSON(line: line, column: column, reason: "expected an object at the top")
+        }
+        try parser.expect(0x7B, "'{'")
+        var members: [(String, JSONValue)] = []
+        var streamedFeatures = false
+        if !(try parser.consume(0x7D)) {
+            repeat {
+                let key = try parser.string()
+                try parser.expect(0x3A, "':' after a key")
+                if key == "features" {
+                    try parser.skipSpace()
+                    if try parser.peek() == 0x5B {
+                        // Stream the features one by one.
+                        try parser.expect(0x5B, "'['")
+                        streamedFeatures = true
+                        if !(try parser.consume(0x5D)) {
+                            repeat {
+                                try parser.skipSpace()
+                                let featureLine = parser.line
+                                let featureColumn = parser.column
+                                let feature = try parser.value(depth: 2)
+                                try context.convert(feature: feature, line: featureLine, column: featureColumn)
+                            } while try parser.consume(0x2C)
+                            try parser.expect(0x5D, "',' or ']' after a feature")
+                        }
+                        continue
+                    }
+                }
+                members.append((key, try parser.value(depth: 1)))
+            } while try parser.consume(0x2C)
+            try parser.expect(0x7D, "',' or '}' in an object")
+        }
+        let object = JSONValue.object(members)
+        switch object["type"]?.string {
+        case "FeatureCollection":
+            if !streamedFeatures {
+                throw GeoJSONError.notGeoJSON(line: line, column: column, reason: "a FeatureCollection without a features array")
+            }
+        case "Feature":
+            try context.convert(feature: object, line: line, column: column)
+        case let type? where FeatureConverter.geometryTypes.contains(type):
+            try context.convert(
+                feature: .object([("type", .string("Feature")), ("geometry", object)]), line: line, column: column)
+        case let type?:
+            throw GeoJSONError.notGeoJSON(line: line, column: column, reason: "unknown type '\(type)'")
+        case nil:
+            throw GeoJSONError.notGeoJSON(line: line, column: column, reason: "the object has no \"type\"")
+        }
+    }
+}
+
+/// Turns one GeoJSON Feature into GPX handler calls.
+private final class FeatureConverter {
+    static let geometryTypes: Set<String> = [
+        "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection",
+    ]
+    private static let columns: [(String, SensorReadings.Kind)] = [
+        ("heart", .heartRate), ("cads", .cadence), ("atemps", .airTemperature), ("wtemps", .waterTemperature),
+        ("depths", .depth), ("speeds", .speed), ("courses", .course), ("powers", .power),
+    ]
+
+    let reader: GeoJSONReader
+    let handler: GPXHandler
+    let parser: JSONStreamParser
+    private var line = 0
+    private var column = 0
+    private var featureIndex = 0
+
+    init(reader: GeoJSONReader, handler: GPXHandler, parser: JSONStreamParser) {
+        self.reader = reader
+        self.handler = handler
+        self.parser = parser
+    }
+
+    private func warn(_ message: String) throws {
+        if reader.strict { throw GeoJSONError.invalidValue(line: line, column: column, reason: message) }
+        reader.onWarning(GPXWarning(line: line, column: column, message: message))
+    }
+
+    func convert(feature: JSONValue, line: Int, column: Int) throws {
+        self.line = line
+        self.column = column
+        featureIndex += 1
+        guard feature["type"]?.string == "Feature" else {
+            try warn("feature \(featureIndex) is not an object of type \"Feature\"; left out")
+            return
+        }
+        let properties = feature["properties"] ?? .null
+        let details = self.details(properties)
+        guard let geometry = feature["geometry"], !geometry.isNull else {
+            try warn("feature \(featureIndex) has no geometry; left out")
+            return
+        }
+        let type = geometry["type"]?.string ?? ""
+        let coordinates = geometry["coordinates"]
+        switch type {
+        case "Point":
+            if let point = try position(coordinates, "point") {
+                try handler.waypoint(waypoint(point, details: details, properties: properties))
+            }
+        case "MultiPoint":
+            for value in coordinates?.elements ?? [] {
+                if let point = try position(value, "point") {
+                    try handler.waypoint(waypoint(point, details: details, properties: properties))
+                }
+            }
+        case "LineString":
+            try convertLine(segments: [coordinates ?? .null], multi: false, details: details, properties: properties)
+        case "MultiLineString":
+            try convertLine(segments: coordinates?.elements ?? [], multi: true, details: details, properties: properties)
+        default:
+            try warn("feature \(featureIndex) is a \(type.isEmpty ? "geometry without a type" : type), which GPX cannot hold; left out")
+        }
+    }
+
+    private func details(_ properties: JSONValue) -> Details {
+        var details = Details()
+        details.name = properties["name"]?.string
+        details.comment = properties["cmt"]?.string
+        details.description = properties["desc"]?.string
+        details.source = properties["src"]?.string
+        details.symbol = properties["sym"]?.string
+        details.type = properties["type"]?.string
+        if let n = properties["number"]?.number, n == n.rounded(), abs(n) < 1e15 { details.number = Int(n) }
+        for link in properties["links"]?.elements ?? [] {
+            guard let href = link["href"]?.string else { continue }
+            details.links.append(Link(href: href, text: link["text"]?.string, type: link["type"]?.string))
+        }
+        return details
+    }
+
+    private struct Position {
+        var coordinate: Coordinate
+        var elevation: Double?
+    }
+
+    private func position(_ value: JSONValue?, _ what: String) throws -> Position? {
+        guard case .numbers(let n)? = value, n.count >= 2 else {
+            try warn("feature \(featureIndex): a \(what) is not a position [lon, lat] or [lon, lat, ele]; left out")
+            return nil
+        }
+        let coordinate = Coordinate(latitude: n[1], longitude: n[0])
+        guard coordinate.isValid else {
+            try warn("feature \(featureIndex): position [\(n[0]), \(n[1])] is out of range; left out")
+            return nil
+        }
+        return Position(coordinate: coordinate, elevation: n.count >= 3 ? n[2] : nil)
+    }
+
+    private func waypoint(_ p: Position, details: Details, properties: JSONValue) throws -> Waypoint {
+        var time: Timestamp? = nil
+        if let text = properties["time"]?.string {
+            time = Timestamp(text)
+            if time == nil { try warn("feature \(featureIndex): time '\(text)' is not an ISO 8601 date and time; left out") }
+        }
+        return Waypoint(coordinate: p.coordinate, elevation: p.elevation, time: time, details: details)
+    }
+
+    private func convertLine(segments: [JSONValue], multi: Bool, details: Details, properties: JSONValue) throws {
+        let isRoute = properties["_gpxType"]?.string == "rte"
+        let per = properties["coordinateProperties"] ?? .null
+        func series(_ key: String, segment: Int) -> [JSONValue]? {
+            guard let all = per[key]?.elements else { return nil }
+            if !multi { return all }
+            return segment < all.count ? all[segment].elements : nil
+        }
+        if isRoute { try handler.beginRoute() } else { try handler.beginTrack() }
+        for (s, segment) in segments.enumerated() {
+            guard let positions = segment.elements else {
+                try warn("feature \(featureIndex): line coordinates are not an array; left out")
+                continue
+            }
+            let times = series("times", segment: s)
+            let sensorSeries = Self.columns.map { (series($0.0, segment: s), $0.1) }
+            if !isRoute { try handler.beginSegment() }
+            for (i, value) in positions.enumerated() {
+                guard let p = try position(value, "line position") else { continue }
+                var time: Timestamp? = nil
+                if let times, i < times.count, let text = times[i].string {
+                    time = Timestamp(text)
+                    if time == nil {
+                        try warn("feature \(featureIndex): time '\(text)' is not an ISO 8601 date and time; left out")
+                    }
+                }
+                var sensors = SensorReadings()
+                for (values, kind) in sensorSeries {
+                    if let values, i < values.count, let v = values[i].number { sensors[kind] = v }
+                }
+                if isRoute {
+                    try handler.routePoint(Waypoint(coordinate: p.coordinate, elevation: p.elevation, time: time, sensors: sensors))
+                } else {
+                    try handler.trackPoint(TrackPoint(coordinate: p.coordinate, elevation: p.elevation, time: time, sensors: sensors))
+                }
+            }
+            if !isRoute { try handler.endSegment() }
+        }
+        if isRoute { try handler.endRoute(details) } else { try handler.endTrack(details) }
+    }
+}

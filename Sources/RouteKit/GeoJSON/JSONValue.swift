@@ -1,0 +1,72 @@
+/// A JSON value as the GeoJSON reader holds one feature of it in memory.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    /// An array whose elements are all numbers, held compactly (coordinates, sensor series).
+    case numbers([Double])
+    case array([JSONValue])
+    /// An object; members keep their order, and a later duplicate key wins on lookup.
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.number(x), .number(y)): return x == y
+        case let (.string(x), .string(y)): return x == y
+        case let (.numbers(x), .numbers(y)): return x == y
+        case let (.array(x), .array(y)): return x == y
+        case let (.numbers(x), .array(y)), let (.array(y), .numbers(x)): return x.map(JSONValue.number) == y
+        case let (.object(x), .object(y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(b)
+        case .number(let n): hasher.combine(n)
+        case .string(let s): hasher.combine(s)
+        case .numbers(let n): hasher.combine(n)
+        case .array(let a): hasher.combine(a)
+        case .object(let o): for (k, v) in o { hasher.combine(k); hasher.combine(v) }
+        }
+    }
+
+    /// The member named `key` of an object; nil for anything else or when absent.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last(where: { $0.0 == key })?.1
+    }
+
+    /// The string, if this is one.
+    public var string: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The number, if this is one.
+    public var number: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
+    /// The elements, if this is an array (compact or not).
+    public var elements: [JSONValue]? {
+        switch self {
+        case .array(let a): return a
+        case .numbers(let n): return n.map(JSONValue.number)
+        default: return nil
+        }
+    }
+
+    /// True for `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}

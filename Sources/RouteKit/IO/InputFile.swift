@@ -1,0 +1,89 @@
+import Glibc
+
+/// A file (or standard input, named `-`) read in chunks, in constant memory.
+public final class InputFile {
+    /// The name used in messages: the path, or `-` for standard input.
+    public let path: String
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var peeked: [UInt8] = []
+    private var peekedOffset = 0
+
+    /// Opens `path` for reading; `-` is standard input.
+    ///
+    /// - Throws: ``IOError/cannotOpen(path:reason:)`` when the file does not exist, cannot be read or is a
+    ///   folder.
+    public init(path: String) throws {
+        self.path = path
+        if path == "-" {
+            fd = STDIN_FILENO
+            ownsDescriptor = false
+            return
+        }
+        let opened = open(path, O_RDONLY | O_CLOEXEC)  // -1 on error, errno set
+        guard opened >= 0 else { throw IOError.cannotOpen(path: path, reason: IOError.systemReason()) }
+        var info = stat()
+        if fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {  // -1 on error: then read() tells
+            close(opened)
+            throw IOError.cannotOpen(path: path, reason: "is a directory")
+        }
+        fd = opened
+        ownsDescriptor = true
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// Reads up to `buffer.count` bytes into `buffer`; returns how many were read, 0 at the end of the file.
+    ///
+    /// - Throws: ``IOError/readFailed(path:reason:)`` when the system reports an error.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if peekedOffset < peeked.count {
+            let n = min(buffer.count, peeked.count - peekedOffset)
+            peeked.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + peekedOffset, byteCount: n) }
+            peekedOffset += n
+            return n
+        }
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)  // -1 on error, errno set
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw IOError.readFailed(path: path, reason: IOError.systemReason())
+        }
+    }
+
+    /// The first `count` bytes (fewer if the input is shorter), without consuming them: later reads
+    /// return them again. For telling formats apart; works on standard input too.
+    public func peek(_ count: Int) throws -> [UInt8] {
+        if peeked.count >= count || peekedOffset > 0 { return Array(peeked.prefix(count)) }
+        var chunk = [UInt8](repeating: 0, count: count - peeked.count)
+        var filled = 0
+        while filled < chunk.count {
+            let n = try chunk.withUnsafeMutableBytes { raw -> Int in
+                let rest = UnsafeMutableRawBufferPointer(rebasing: raw[filled...])
+                while true {
+                    let r = Glibc.read(fd, rest.baseAddress, rest.count)  // -1 on error, errno set
+                    if r >= 0 { return r }
+                    if errno == EINTR { continue }
+                    throw IOError.readFailed(path: path, reason: IOError.systemReason())
+                }
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        peeked.append(contentsOf: chunk[0..<filled])
+        return peeked
+    }
+
+    /// Reads the whole input into memory. For small files only (fixtures, JSON side files).
+    public func readAll() throws -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try read(into: $0) }
+            if n == 0 { return result }
+            result.append(contentsOf: chunk[0..<n])
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Glibc
+
+/// A buffered byte output to standard output or to a file that is written atomically.
+///
+/// A file output is written to a temporary file beside the target (`.NAME.XXXXXX`) and renamed over the
+/// target by ``commit()``: readers of the target see either the old file or the complete new one, never a
+/// half-written one. An output that is not committed removes its temporary file when it is released.
+public final class OutputStream: ByteSink {
+    /// The name used in messages: the target path, or `-` for standard output.
+    public let path: String
+    private var fd: Int32
+    private var temporaryPath: String?
+    private var pending: [UInt8] = []
+    private let flushThreshold = 1 << 20
+
+    /// Standard output.
+    public static func standardOutput() -> OutputStream {
+        OutputStream(path: "-", fd: STDOUT_FILENO, temporaryPath: nil)
+    }
+
+    private init(path: String, fd: Int32, temporaryPath: String?) {
+        self.path = path
+        self.fd = fd
+        self.temporaryPath = temporaryPath
+        pending.reserveCapacity(flushThreshold + (1 << 16))
+    }
+
+    /// Opens an atomic output for `path`; `-` is standard output.
+    ///
+    /// - Throws: ``IOError/cannotCreate(path:reason:)`` when the folder does not exist or may not be written.
+    public static func create(path: String) throws -> OutputStream {
+        if path == "-" { return standardOutput() }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        if name.isEmpty { throw IOError.cannotCreate(path: path, reason: "is a directory") }
+        var template = Array("\(folder).\(name).XXXXXX".utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // -1 on error
+        guard created >= 0 else { throw IOError.cannotCreate(path: path, reason: IOError.systemReason()) }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        // mkstemp creates the file 0600; an output is an ordinary file, readable as the umask allows.
+        let mask = umask(0)
+        umask(mask)
+        fchmod(created, 0o666 & ~mask)  // -1 on error: the file stays private, which is harmless
+        return OutputStream(path: path, fd: created, temporaryPath: temporary)
+    }
+
+    deinit {
+        if let temporaryPath {
+            close(fd)
+            unlink(temporaryPath)
+        }
+    }
+
+    /// Appends bytes, writing them out when enough have gathered.
+    public func write(_ buffer: inout ByteBuffer) throws {
+        pending.append(contentsOf: buffer.bytes)
+        buffer.removeAll()
+        if pending.count >= flushThreshold { try flush() }
+    }
+
+    /// Appends raw bytes.
+    public func write(bytes: UnsafeRawBufferPointer) throws {
+        if pending.count + bytes.count > flushThreshold { try flush() }
+        if bytes.count >= flushThreshold {
+            try writeAll(bytes)
+        } else {
+            pending.append(contentsOf: bytes)
+        }
+    }
+
+    /// Writes out what is buffered.
+    public func flush() throws {
+        try pending.withUnsafeBytes { try writeAll($0) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)  // -1 on error, errno set
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw IOError.writeFailed(path: path, reason: IOError.systemReason())
+            }
+            offset += n
+        }
+    }
+
+    /// Writes out what is buffered and, for a file, renames the complete file over the target.
+    ///
+    /// - Throws: ``IOError/writeFailed(path:reason:)`` when the data cannot be written or the rename fails;
+    ///   the target is then left as it was.
+    public func commit() throws {
+        try flush()
+        guard let temporaryPath else { return }
+        // close reports deferred write errors (NFS, quota): -1 on error.
+        let closed = close(fd)
+        fd = -1
+        if closed != 0 {
+            let reason = IOError.systemReason()
+            unlink(temporaryPath)
+            self.temporaryPath = nil
+            throw IOError.writeFailed(path: path, reason: reason)
+        }
+        if rename(temporaryPath, path) != 0 {  // -1 on error, errno set
+            let reason = IOError.systemReason()
+            unlink(temporaryPath)
+            self.temporaryPath = nil
+            throw IOError.writeFailed(path: path, reason: reason)
+        }
+        self.temporaryPath = nil
+    }
+}

@@ -1,0 +1,86 @@
+import Glibc
+
+/// A byte store that keeps up to a limit in memory and moves the rest to an anonymous temporary file.
+///
+/// Streaming writers use spools for what must be written later than it is read (GeoJSON puts per-point
+/// times after the coordinates; tracks come before routes and waypoints): memory stays bounded whatever
+/// the size of the input. The temporary file is unlinked at creation, so it vanishes with the process.
+public final class Spool {
+    private var memory = ByteBuffer()
+    private var file: UnsafeMutablePointer<FILE>?
+    private var fileBytes = 0
+    private let memoryLimit: Int
+
+    /// A spool that keeps up to `memoryLimit` bytes in memory.
+    public init(memoryLimit: Int = 4 << 20) {
+        self.memoryLimit = memoryLimit
+    }
+
+    deinit {
+        if let file { fclose(file) }
+    }
+
+    /// The number of bytes held, in memory and on disk.
+    public var count: Int { fileBytes + memory.count }
+
+    /// True when nothing is held.
+    public var isEmpty: Bool { count == 0 }
+
+    /// Moves the bytes of `buffer` into the spool and empties `buffer`.
+    public func append(_ buffer: inout ByteBuffer) throws {
+        if memory.isEmpty && fileBytes == 0 && buffer.count <= memoryLimit {
+            swap(&memory, &buffer)
+            buffer.removeAll()
+            return
+        }
+        memory.append(contentsOf: buffer.bytes)
+        buffer.removeAll()
+        if memory.count > memoryLimit { try spill() }
+    }
+
+    private func spill() throws {
+        if file == nil {
+            file = tmpfile()  // NULL on error, errno set
+            guard file != nil else {
+                throw IOError.writeFailed(path: "temporary file", reason: IOError.systemReason())
+            }
+        }
+        let written = memory.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }  // short on error
+        guard written == memory.count else {
+            throw IOError.writeFailed(path: "temporary file", reason: IOError.systemReason())
+        }
+        fileBytes += written
+        memory.removeAll()
+    }
+
+    /// Writes everything held to `sink`, in order, and empties the spool.
+    public func drain(into sink: ByteSink) throws {
+        if let file, fileBytes > 0 {
+            fflush(file)
+            rewind(file)
+            var chunk = ByteBuffer()
+            var left = fileBytes
+            while left > 0 {
+                let size = min(1 << 20, left)
+                var raw = [UInt8](repeating: 0, count: size)
+                let n = raw.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, file) }  // short on error
+                guard n == size else {
+                    throw IOError.readFailed(path: "temporary file", reason: IOError.systemReason())
+                }
+                chunk.append(contentsOf: raw)
+                try sink.write(&chunk)
+                left -= n
+            }
+            rewind(file)
+            fileBytes = 0
+        }
+        try sink.write(&memory)
+    }
+}
+
+extension Spool: ByteSink {
+    /// Moves the bytes of `buffer` into the spool; see ``append(_:)``.
+    public func write(_ buffer: inout ByteBuffer) throws {
+        try append(&buffer)
+    }
+}

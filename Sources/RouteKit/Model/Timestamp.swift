@@ -1,0 +1,253 @@
+/// An instant read from an ISO 8601 date-time (`2012-10-24T23:29:40.000Z`, `2007-11-25T17:58:00+01:00`),
+/// keeping how it was written so that it is written back the same way.
+///
+/// The fraction keeps up to nine digits (nanoseconds) and exactly as many digits as the text had; the UTC
+/// offset keeps its form (`Z`, `+01:00`, `+0100`, `+01`, or none). A time without an offset is a local time
+/// of an unknown zone: it is kept as such (``utcOffsetMinutes`` is nil) and its instant is computed as if it
+/// were UTC. Accepted: `YYYY-MM-DD`, `T` (or `t` or a space), `hh:mm:ss`, an optional fraction (`.` or `,`),
+/// an optional offset; the date must exist (no 31 April), hours 0–23, minutes 0–59, seconds 0–60 (a leap
+/// second).
+public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Whole seconds since 1970-01-01T00:00:00Z, not counting leap seconds.
+    public let secondsSinceEpoch: Int64
+    /// The fraction of the second in nanoseconds, 0…999,999,999.
+    public let nanoseconds: Int32
+    /// The UTC offset written with the time, in minutes east of Greenwich; nil when the text had none.
+    public let utcOffsetMinutes: Int16?
+    /// How many digits of fraction the text had (0…9).
+    let fractionDigits: UInt8
+    let zoneStyle: ZoneStyle
+    let isLeapSecond: Bool
+
+    enum ZoneStyle: UInt8, Sendable {
+        case none, z, extended, basic, hoursOnly
+    }
+
+    /// Seconds since 1970-01-01T00:00:00Z, with the fraction.
+    public var timeIntervalSince1970: Double {
+        Double(secondsSinceEpoch) + Double(nanoseconds) / 1e9
+    }
+
+    /// A UTC instant from seconds since 1970-01-01T00:00:00Z, written with `fractionDigits` digits of
+    /// fraction (0…9) and a `Z`.
+    public init(secondsSinceEpoch: Int64, nanoseconds: Int32 = 0, fractionDigits: Int = 0) {
+        self.secondsSinceEpoch = secondsSinceEpoch
+        self.nanoseconds = nanoseconds
+        self.utcOffsetMinutes = 0
+        self.fractionDigits = UInt8(max(0, min(9, fractionDigits)))
+        self.zoneStyle = .z
+        self.isLeapSecond = false
+    }
+
+    private init(
+        seconds: Int64, nanoseconds: Int32, offset: Int16?, fractionDigits: UInt8, zoneStyle: ZoneStyle,
+        isLeapSecond: Bool
+    ) {
+        self.secondsSinceEpoch = seconds
+        self.nanoseconds = nanoseconds
+        self.utcOffsetMinutes = offset
+        self.fractionDigits = fractionDigits
+        self.zoneStyle = zoneStyle
+        self.isLeapSecond = isLeapSecond
+    }
+
+    /// Reads an ISO 8601 date-time; nil when the text is not one or names a date or time that does not
+    /// exist (`2021-13-45T25:61:00Z`). Leading and trailing white space is ignored.
+    public init?(_ text: String) {
+        var text = text
+        guard let parsed = text.withUTF8({ Timestamp.parse($0) }) else { return nil }
+        self = parsed
+    }
+
+    /// Reads an ISO 8601 date-time from UTF-8 bytes; nil when they are not one.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        var start = 0
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        var i = start
+
+        func digits(_ n: Int) -> Int? {
+            guard end - i >= n else { return nil }
+            var value = 0
+            for _ in 0..<n {
+                let d = Int(bytes[i]) - 48
+                guard d >= 0 && d <= 9 else { return nil }
+                value = value * 10 + d
+                i += 1
+            }
+            return value
+        }
+        func expect(_ c: UInt8) -> Bool {
+            guard i < end, bytes[i] == c else { return false }
+            i += 1
+            return true
+        }
+
+        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2)
+        else { return nil }
+        guard i < end, bytes[i] == 0x54 || bytes[i] == 0x74 || bytes[i] == 0x20 else { return nil }
+        i += 1
+        guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+            hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+
+        var nanos = 0
+        var fractionDigits = 0
+        if i < end, bytes[i] == 0x2E || bytes[i] == 0x2C {
+            i += 1
+            var scale = 100_000_000
+            while i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+                if fractionDigits < 9 {
+                    nanos += Int(bytes[i] - 0x30) * scale
+                    scale /= 10
+                    fractionDigits += 1
+                }
+                i += 1
+            }
+            guard fractionDigits > 0 else { return nil }
+        }
+
+        var offset: Int? = nil
+        var style = ZoneStyle.none
+        if i < end {
+            if bytes[i] == 0x5A || bytes[i] == 0x7A {
+                i += 1
+                offset = 0
+                style = .z
+            } else if bytes[i] == 0x2B || bytes[i] == 0x2D {
+                let sign = bytes[i] == 0x2D ? -1 : 1
+                i += 1
+                guard let hours = digits(2), hours <= 23 else { return nil }
+                var minutes = 0
+                if i == end {
+                    style = .hoursOnly
+                } else if expect(0x3A) {
+                    guard let m = digits(2) else { return nil }
+                    minutes = m
+                    style = .extended
+                } else {
+                    guard let m = digits(2) else { return nil }
+                    minutes = m
+                    style = .basic
+                }
+                guard minutes <= 59 else { return nil }
+                offset = sign * (hours * 60 + minutes)
+            } else {
+                return nil
+            }
+        }
+        guard i == end else { return nil }
+
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return Timestamp(
+            seconds: local - Int64((offset ?? 0) * 60), nanoseconds: Int32(nanos),
+            offset: offset.map { Int16($0) }, fractionDigits: UInt8(fractionDigits), zoneStyle: style,
+            isLeapSecond: second == 60)
+    }
+
+    /// The time as ISO 8601 text, in the form it was read in.
+    public var description: String {
+        var buffer = ByteBuffer(capacity: 32)
+        append(to: &buffer)
+        return String(decoding: buffer.bytes, as: UTF8.self)
+    }
+
+    /// Appends the ISO 8601 text of the time to `buffer`, without allocating.
+    public func append(to buffer: inout ByteBuffer) {
+        let offset = Int64(utcOffsetMinutes ?? 0) * 60
+        var local = secondsSinceEpoch + offset
+        if isLeapSecond { local -= 1 }
+        var days = local / 86_400
+        var secondOfDay = local % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = Timestamp.civil(fromDays: Int(days))
+        func two(_ v: Int) {
+            buffer.append(UInt8(48 + v / 10))
+            buffer.append(UInt8(48 + v % 10))
+        }
+        two(year / 100)
+        two(year % 100)
+        buffer.append(0x2D)
+        two(month)
+        buffer.append(0x2D)
+        two(day)
+        buffer.append(0x54)
+        two(Int(secondOfDay / 3600))
+        buffer.append(0x3A)
+        two(Int(secondOfDay / 60 % 60))
+        buffer.append(0x3A)
+        two(isLeapSecond ? 60 : Int(secondOfDay % 60))
+        if fractionDigits > 0 {
+            buffer.append(0x2E)
+            var scale = 100_000_000
+            var rest = Int(nanoseconds)
+            for _ in 0..<fractionDigits {
+                buffer.append(UInt8(48 + rest / scale))
+                rest %= scale
+                scale /= 10
+            }
+        }
+        let minutes = Int(utcOffsetMinutes ?? 0)
+        switch zoneStyle {
+        case .none: break
+        case .z: buffer.append(0x5A)
+        case .extended, .basic, .hoursOnly:
+            buffer.append(minutes < 0 ? 0x2D : 0x2B)
+            two(abs(minutes) / 60)
+            if zoneStyle == .extended { buffer.append(0x3A) }
+            if zoneStyle != .hoursOnly { two(abs(minutes) % 60) }
+        }
+    }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool {
+        (a.secondsSinceEpoch, a.nanoseconds) < (b.secondsSinceEpoch, b.nanoseconds)
+    }
+
+    /// Seconds from `self` to `other` (positive when `other` is later).
+    public func seconds(to other: Timestamp) -> Double {
+        Double(other.secondsSinceEpoch - secondsSinceEpoch) + Double(other.nanoseconds - nanoseconds) / 1e9
+    }
+
+    // MARK: Calendar arithmetic (proleptic Gregorian, days counted from 1970-01-01)
+
+    private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a Gregorian date, counting years from March so that the leap day is last.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let monthFromMarch = (month + 9) % 12
+        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The Gregorian date of a day counted from 1970-01-01; the inverse of ``daysFromCivil(year:month:day:)``.
+    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,186 @@
+import RouteKit
+
+/// `routekit convert`: GPX to GeoJSON or GeoJSON Text Sequences, GeoJSON back to GPX; streaming.
+struct ConvertCommand: Command {
+    static let name = "convert"
+    static let abstract = "Convert GPX to GeoJSON (or a GeoJSON Text Sequence) and GeoJSON to GPX."
+    static let help = """
+        Usage: routekit convert [options] FILE... [-o OUT]
+
+        Converts GPX to GeoJSON and GeoJSON back to GPX, streaming: memory stays small however large the
+        file. Several inputs make one output. The input format is recognised from the content, so the
+        file names do not matter; - reads standard input.
+
+        GPX becomes a GeoJSON FeatureCollection (RFC 7946) in the structure togeojson produces: tracks,
+        then routes, then waypoints; a track with several segments is a MultiLineString; coordinates are
+        [lon, lat, ele]; times, heart rate, cadence, temperature and power are arrays in
+        properties.coordinateProperties, aligned with the coordinates. Numbers keep every digit unless
+        --precision rounds them. GeoJSON becomes GPX 1.1: lines are tracks (routes when _gpxType is rte),
+        points are waypoints, per-point times and sensor values go back into the points.
+
+        Bad values (a latitude of "undefined", an elevation that is not a number) are left out with a
+        warning naming the line; --strict makes them errors. A file that is not XML or not GPX is an error
+        with its line and column, and nothing is written.
+
+        Options:
+          -o, --output FILE     Write to FILE (atomically) instead of standard output.
+          --to FORMAT           geojson, geojsonseq (RFC 8142 text sequence: one Feature per line, each
+                                after a record separator), ndjson (one Feature per line) or gpx. Default:
+                                from the extension of -o (.gpx, .geojsons, .ndjson, otherwise geojson),
+                                and gpx when the first input is GeoJSON.
+          --precision N         Round coordinates to N decimals (0-15): 6 is about 0.1 m, for the web.
+          --only KINDS          Keep only these, comma-separated: tracks, routes, waypoints.
+          --strict              Treat a bad value as an error (exit 65) instead of a warning.
+          -q, --quiet           Do not print warnings.
+          -h, --help            Show this help.
+
+        Examples:
+          routekit convert "Etapa 1.gpx" -o etapa-1.geojson
+          routekit convert --to geojsonseq --precision 6 stages/*.gpx > stages.geojsons
+          routekit convert etapa-1.geojson -o etapa-1.gpx
+
+        Exit status: 0 done, 64 wrong usage, 65 bad data, 66 an input cannot be read, 73 the output
+        cannot be written.
+
+        """
+
+    enum OutputFormat: String, CaseIterable {
+        case geojson, geojsonseq, ndjson, gpx
+    }
+
+    var inputs: [String] = []
+    var output: String?
+    var format: OutputFormat?
+    var precision: Int?
+    var kinds: FeatureKinds = .all
+    var strict = false
+    var quiet = false
+
+    init(arguments: inout Arguments) throws {
+        while let word = arguments.next() {
+            switch word {
+            case .positional(let path):
+                inputs.append(path)
+            case let .option(name, inline):
+                switch name {
+                case "-o", "--output":
+                    output = try arguments.value(for: name, inline: inline)
+                case "--to":
+                    let value = try arguments.value(for: name, inline: inline)
+                    guard let parsed = OutputFormat(rawValue: value.lowercased()) else {
+                        throw CLIError.usage(
+                            "--to must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(value)'")
+                    }
+                    format = parsed
+                case "--precision":
+                    let value = try arguments.value(for: name, inline: inline)
+                    guard let n = Int(value), (0...15).contains(n) else {
+                        throw CLIError.usage("--precision must be a whole number of decimals from 0 to 15, for example 6, not '\(value)'")
+                    }
+                    precision = n
+                case "--only":
+                    kinds = try Self.parseKinds(try arguments.value(for: name, inline: inline))
+                case "--strict":
+                    strict = true
+                case "-q", "--quiet":
+                    quiet = true
+                default:
+                    throw CLIError.usage("unknown option '\(name)'")
+                }
+            }
+        }
+    }
+
+    static func parseKinds(_ text: String) throws -> FeatureKinds {
+        var kinds: FeatureKinds = []
+        for part in text.split(separator: ",") {
+            switch String(part).trimmingSpaces().lowercased() {
+            case "tracks", "track", "trk": kinds.insert(.tracks)
+            case "routes", "route", "rte": kinds.insert(.routes)
+            case "waypoints", "waypoint", "wpt": kinds.insert(.waypoints)
+            default:
+                throw CLIError.usage("--only takes tracks, routes and waypoints, comma-separated; '\(part)' is none of them")
+            }
+        }
+        guard !kinds.isEmpty else { throw CLIError.usage("--only needs at least one of tracks, routes, waypoints") }
+        return kinds
+    }
+
+    func validate() throws {
+        guard !inputs.isEmpty else {
+            throw CLIError.usage("no input file; give one or more GPX or GeoJSON files, or - for standard input")
+        }
+        if inputs.filter({ $0 == "-" }).count > 1 {
+            throw CLIError.usage("standard input (-) can be read only once")
+        }
+    }
+
+    /// The output format: --to, else the extension of -o, else the opposite of the first input's format.
+    func outputFormat(firstInput: InputFormat) -> OutputFormat {
+        if let format { return format }
+        if let output {
+            let lower = output.lowercased()
+            if lower.hasSuffix(".gpx") { return .gpx }
+            if lower.hasSuffix(".geojsons") || lower.hasSuffix(".geojsonseq") || lower.hasSuffix(".jsonseq") {
+                return .geojsonseq
+            }
+            if lower.hasSuffix(".ndjson") || lower.hasSuffix(".geojsonl") || lower.hasSuffix(".jsonl") { return .ndjson }
+            if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") { return .geojson }
+        }
+        return firstInput == .geojson ? .gpx : .geojson
+    }
+
+    func run(console: Console) throws -> ExitCode {
+        // Open every input first: a missing file is reported before anything is written.
+        var files: [(InputFile, InputFormat)] = []
+        for path in inputs {
+            let file = try InputFile(path: path)
+            guard let format = try InputFormat.detect(file) else {
+                throw CLIError.data("\(path): neither GPX nor GeoJSON (the file is empty or starts with something else)")
+            }
+            files.append((file, format))
+        }
+        let format = outputFormat(firstInput: files[0].1)
+        let out = try console.output(output)
+        let warn: (String) -> Void = quiet ? { _ in } : { console.warning($0) }
+
+        let sink: GPXHandler
+        let finish: () throws -> Void
+        switch format {
+        case .geojson, .geojsonseq, .ndjson:
+            let layout: GeoJSONLayout =
+                format == .geojson ? .featureCollection : format == .geojsonseq ? .textSequence : .lineDelimited
+            let writer = GeoJSONWriter(output: out, layout: layout, precision: precision, kinds: kinds, onWarning: warn)
+            try writer.begin()
+            sink = writer
+            finish = writer.finish
+        case .gpx:
+            let writer = GPXWriter(output: out, precision: precision, kinds: kinds)
+            try writer.begin()
+            sink = writer
+            finish = writer.finish
+        }
+
+        for (file, inputFormat) in files {
+            let printer = WarningPrinter(console: console, path: file.path, quiet: quiet)
+            do {
+                switch inputFormat {
+                case .gpx:
+                    let reader = GPXReader(strict: strict, onWarning: { printer($0) })
+                    try reader.read(file, handler: sink)
+                case .geojson:
+                    let reader = GeoJSONReader(strict: strict, onWarning: { printer($0) })
+                    try reader.read(file, handler: sink)
+                }
+            } catch let error as GPXError {
+                throw CLIError.data("\(file.path):\(error)")
+            } catch let error as GeoJSONError {
+                throw CLIError.data("\(file.path):\(error)")
+            }
+            printer.finish()
+        }
+        try finish()
+        try out.commit()
+        return .success
+    }
+}

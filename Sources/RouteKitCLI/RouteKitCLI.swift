@@ -1,0 +1,105 @@
+import RouteKit
+
+/// The `routekit` command line, as testable code: `main` parses, runs and returns the exit code.
+public enum RouteKitCLI {
+    nonisolated(unsafe) static let commands: [any Command.Type] = [ConvertCommand.self]
+
+    static var help: String {
+        var text = """
+            routekit — routes, stages and clubrooms: GPX, GeoJSON and SVG.
+
+            Usage: routekit <command> [options] [files]
+
+            Commands:
+
+            """
+        for command in commands {
+            text += "  " + command.name + String(repeating: " ", count: max(1, 10 - command.name.count)) + command.abstract + "\n"
+        }
+        text += """
+
+            A file named - is standard input (or, after -o, standard output). Output files are written
+            atomically: a failed run never leaves a half-written file.
+            Run 'routekit <command> --help' for a command's options and examples.
+
+            """
+        return text
+    }
+
+    /// Runs the command line `arguments` (the program name first) with the process's own console.
+    public static func main(_ arguments: [String]) -> Int32 {
+        run(Array(arguments.dropFirst()), console: .system()).rawValue
+    }
+
+    /// Runs `arguments` (without the program name) and returns the exit code.
+    public static func run(_ arguments: [String], console: Console) -> ExitCode {
+        guard let first = arguments.first else {
+            console.note(help)
+            return .usage
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+                return printHelp(command.help, console: console)
+            }
+            return printHelp(help, console: console)
+        }
+        if first == "--version" {
+            return printHelp("routekit \(RouteKitVersion.current)\n", console: console)
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            console.error("unknown command '\(first)'; the commands are \(commands.map { $0.name }.joined(separator: ", ")). See 'routekit --help'.")
+            return .usage
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            return printHelp(command.help, console: console)
+        }
+        do {
+            return try command.execute(rest, console: console)
+        } catch {
+            return report(error, command: command.name, console: console)
+        }
+    }
+
+    /// Prints `error` the way DESIGN.md describes and returns its exit code.
+    static func report(_ error: Error, command: String, console: Console) -> ExitCode {
+        if let error = error as? CLIError {
+            switch error {
+            case .usage(let message):
+                console.error("\(message)\nSee 'routekit \(command) --help'.")
+                return .usage
+            case .data(let message):
+                console.error(message)
+                return .dataError
+            case .noInput(let message):
+                console.error(message)
+                return .noInput
+            case .cannotCreate(let message):
+                console.error(message)
+                return .cannotCreate
+            }
+        }
+        if let error = error as? IOError {
+            console.error(error.description)
+            switch error {
+            case .cannotOpen, .readFailed: return .noInput
+            case .cannotCreate, .writeFailed: return .cannotCreate
+            }
+        }
+        console.error("internal error: \(error)")
+        return .software
+    }
+
+    private static func printHelp(_ text: String, console: Console) -> ExitCode {
+        do {
+            let out = try console.output(nil)
+            var buffer = ByteBuffer()
+            buffer.append(string: text)
+            try out.write(&buffer)
+            try out.commit()
+            return .success
+        } catch {
+            return .cannotCreate
+        }
+    }
+}

@@ -1,0 +1,4 @@
+import Glibc
+import RouteKitCLI
+
+exit(RouteKitCLI.main(CommandLine.arguments))
