@@ -19,7 +19,8 @@ let package = Package(
             providers: [.apt(["libgeos-dev"])]),
         .target(
             name: "RouteKit",
-            dependencies: ["CLibXML2", "CPROJ", "CGEOS"]),
+            dependencies: ["CLibXML2", "CPROJ", "CGEOS"],
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(
             name: "RouteKitCLI",
             dependencies: ["RouteKit"]),

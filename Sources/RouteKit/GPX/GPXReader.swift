@@ -54,7 +54,7 @@ public struct GPXReader {
         }
         guard sawBytes else { throw GPXError.malformed(line: 1, column: 1, reason: "the file is empty") }
         if !parser.isStopped { parser.parse(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) }
-        return try machine.finish()
+        return try withExtendedLifetime(parser) { try machine.finish() }
     }
 
     /// Reads GPX from bytes in memory.
@@ -65,7 +65,7 @@ public struct GPXReader {
         machine.parser = parser
         guard !bytes.isEmpty else { throw GPXError.malformed(line: 1, column: 1, reason: "the file is empty") }
         bytes.withUnsafeBytes { parser.parse($0, isLast: true) }
-        return try machine.finish()
+        return try withExtendedLifetime(parser) { try machine.finish() }
     }
 
     /// Reads a whole file into a ``GPXDocument``.
@@ -110,7 +110,7 @@ final class GPXStateMachine: XMLStreamHandler {
 
     private let handler: GPXHandler
     private let reader: GPXReader
-    unowned var parser: XMLStreamParser!
+    unowned(unsafe) var parser: XMLStreamParser! = nil
 
     private var stack: [Node] = []
     private var leaf: Leaf = .name
@@ -139,6 +139,7 @@ final class GPXStateMachine: XMLStreamHandler {
     init(handler: GPXHandler, reader: GPXReader) {
         self.handler = handler
         self.reader = reader
+        super.init()
         stack.reserveCapacity(32)
         text.reserveCapacity(256)
     }
@@ -154,7 +155,7 @@ final class GPXStateMachine: XMLStreamHandler {
 
     // MARK: Events
 
-    func startElement(
+    override func startElement(
         localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?, attributes: XMLAttributes
     ) {
         guard let parent = stack.last else {
@@ -239,7 +240,7 @@ final class GPXStateMachine: XMLStreamHandler {
         }
     }
 
-    func endElement() {
+    override func endElement() {
         guard let node = stack.popLast() else { return }
         switch node {
         case .leaf: endLeaf()
@@ -262,7 +263,7 @@ final class GPXStateMachine: XMLStreamHandler {
         }
     }
 
-    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+    override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         if stack.last == .leaf { text.append(contentsOf: bytes) }
     }
 
@@ -341,7 +342,8 @@ final class GPXStateMachine: XMLStreamHandler {
         switch node {
         case .trackPoint:
             let point = TrackPoint(coordinate: coordinate, elevation: elevation, time: time, sensors: sensors)
-            call { try $0.trackPoint(point) }
+            guard failure == nil else { return }
+            do { try handler.trackPoint(point) } catch { fail(error) }
         case .routePoint, .waypoint:
             let point = Waypoint(
                 coordinate: coordinate, elevation: elevation, time: time, details: finishDetails(pointDetails),

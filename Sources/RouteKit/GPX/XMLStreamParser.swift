@@ -1,14 +1,17 @@
 internal import CLibXML2
 
-/// Receives the events of ``XMLStreamParser``. Pointers are valid only during the call.
-protocol XMLStreamHandler: AnyObject {
+/// Receives the events of ``XMLStreamParser``; subclasses override what they need. Pointers are valid only
+/// during the call. A class rather than a protocol so that the parser can call it through an unretained
+/// reference: the callbacks run millions of times per file.
+class XMLStreamHandler {
     /// An element starts. `localName` and `namespaceURI` are NUL-terminated UTF-8.
     func startElement(
-        localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?, attributes: XMLAttributes)
+        localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?, attributes: XMLAttributes
+    ) {}
     /// The innermost open element ends.
-    func endElement()
+    func endElement() {}
     /// Text (or CDATA) inside the innermost open element; may come in several pieces.
-    func characters(_ text: UnsafeBufferPointer<UInt8>)
+    func characters(_ text: UnsafeBufferPointer<UInt8>) {}
 }
 
 /// The attributes of a start tag, as libxml2's SAX2 interface hands them over (5 pointers each: local name,
@@ -54,7 +57,8 @@ enum XMLName {
 /// on nesting and text size. libxml2 prints nothing (`XML_PARSE_NOERROR`, `XML_PARSE_NOWARNING`); its
 /// first error is kept with its line and column.
 final class XMLStreamParser {
-    private unowned let handler: XMLStreamHandler
+    // Not retained: the handler outlives every parse (the reader holds both), and the callbacks are hot.
+    private let handler: Unmanaged<XMLStreamHandler>
     private var context: xmlParserCtxtPtr?
     private let name: String
     private var stopped = false
@@ -62,7 +66,7 @@ final class XMLStreamParser {
     private(set) var error: (line: Int, column: Int, message: String)?
 
     init(handler: XMLStreamHandler, name: String) {
-        self.handler = handler
+        self.handler = Unmanaged.passUnretained(handler)
         self.name = name
     }
 
@@ -125,19 +129,27 @@ final class XMLStreamParser {
         sax.initialized = UInt32(XML_SAX2_MAGIC)
         sax.startElementNs = { ctx, localName, _, uri, _, _, attributeCount, _, attributes in
             guard let ctx, let localName else { return }
-            let parser = Unmanaged<XMLStreamParser>.fromOpaque(ctx).takeUnretainedValue()
-            parser.handler.startElement(
-                localName: localName, namespaceURI: uri,
-                attributes: XMLAttributes(base: attributes, count: Int(attributeCount)))
+            Unmanaged<XMLStreamParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
+                parser.handler._withUnsafeGuaranteedRef {
+                    $0.startElement(
+                        localName: localName, namespaceURI: uri,
+                        attributes: XMLAttributes(base: attributes, count: Int(attributeCount)))
+                }
+            }
         }
         sax.endElementNs = { ctx, _, _, _ in
             guard let ctx else { return }
-            Unmanaged<XMLStreamParser>.fromOpaque(ctx).takeUnretainedValue().handler.endElement()
+            Unmanaged<XMLStreamParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
+                parser.handler._withUnsafeGuaranteedRef { $0.endElement() }
+            }
         }
         sax.characters = { ctx, text, length in
             guard let ctx, let text else { return }
-            Unmanaged<XMLStreamParser>.fromOpaque(ctx).takeUnretainedValue().handler.characters(
-                UnsafeBufferPointer(start: text, count: Int(length)))
+            Unmanaged<XMLStreamParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
+                parser.handler._withUnsafeGuaranteedRef {
+                    $0.characters(UnsafeBufferPointer(start: text, count: Int(length)))
+                }
+            }
         }
         sax.cdataBlock = sax.characters
         sax.serror = { ctx, error in

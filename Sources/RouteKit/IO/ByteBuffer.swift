@@ -1,57 +1,106 @@
 /// A growable buffer of UTF-8 bytes that writers append to before the bytes reach a file.
 ///
-/// Appending never fails; the owner decides when to drain it (see ``OutputStream`` and ``Spool``).
-public struct ByteBuffer: Sendable {
-    @usableFromInline var storage: [UInt8] = []
-
-    /// The bytes appended so far.
-    @inlinable public var bytes: [UInt8] { storage }
-
-    /// An empty buffer with room for `capacity` bytes.
-    public init(capacity: Int = 0) {
-        storage.reserveCapacity(capacity)
-    }
+/// Writers append to it a byte or a few at a time, millions of times per file, so it is a plain block of
+/// memory rather than an array: an append is a store and an increment, with no reference counting or
+/// uniqueness check. It cannot be copied (it owns its memory and frees it when it goes away); pass it
+/// `inout`. The owner decides when to drain it (see ``OutputStream`` and ``Spool``).
+public struct ByteBuffer: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline var used: Int
 
     /// The number of bytes held.
-    @inlinable public var count: Int { storage.count }
+    @inlinable public var count: Int { used }
+
+    /// An empty buffer with room for `capacity` bytes before it grows.
+    public init(capacity: Int = 256) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+        used = 0
+    }
+
+    deinit {
+        base.deallocate()
+    }
 
     /// True when nothing is held.
-    @inlinable public var isEmpty: Bool { storage.isEmpty }
+    @inlinable public var isEmpty: Bool { count == 0 }
+
+    /// A copy of the bytes held.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    @usableFromInline mutating func grow(toHold extra: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < count + extra { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
 
     /// Appends one byte.
     @inlinable public mutating func append(_ byte: UInt8) {
-        storage.append(byte)
+        if count == capacity { grow(toHold: 1) }
+        base[used] = byte
+        used += 1
+    }
+
+    /// Lets `body` write up to `maximum` bytes in place; it returns how many it wrote.
+    @inlinable public mutating func append(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if used + maximum > capacity { grow(toHold: maximum) }
+        used += body(base + used)
     }
 
     /// Appends a literal, such as `"{\"type\":"`.
     @inlinable public mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { storage.append(contentsOf: $0) }
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends the UTF-8 form of a string.
-    @inlinable public mutating func append(string: String) {
+    public mutating func append(string: String) {
         var s = string
-        s.withUTF8 { storage.append(contentsOf: $0) }
+        s.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends raw bytes.
-    @inlinable public mutating func append<C: Collection>(contentsOf other: C) where C.Element == UInt8 {
-        storage.append(contentsOf: other)
+    @inlinable public mutating func append(_ raw: UnsafeRawBufferPointer) {
+        let n = raw.count
+        guard n > 0 else { return }
+        if count + n > capacity { grow(toHold: n) }
+        UnsafeMutableRawPointer(base + used).copyMemory(from: raw.baseAddress!, byteCount: n)
+        used += n
+    }
+
+    /// Appends bytes.
+    @inlinable public mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        append(UnsafeRawBufferPointer(bytes))
+    }
+
+    /// Appends bytes.
+    public mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// Appends everything `other` holds and empties it.
+    public mutating func append(moving other: inout ByteBuffer) {
+        other.withUnsafeBytes { append($0) }
+        other.removeAll()
     }
 
     /// Drops everything after the first `count` bytes.
-    @inlinable public mutating func truncate(to count: Int) {
-        storage.removeSubrange(count...)
+    public mutating func truncate(to count: Int) {
+        used = min(used, max(0, count))
     }
 
-    /// Empties the buffer and keeps its capacity.
+    /// Empties the buffer and keeps its memory.
     @inlinable public mutating func removeAll() {
-        storage.removeAll(keepingCapacity: true)
+        used = 0
     }
 
     /// Calls `body` with the bytes held.
     @inlinable public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try storage.withUnsafeBytes(body)
+        try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 }
 

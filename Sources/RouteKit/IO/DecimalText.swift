@@ -68,7 +68,7 @@ public enum DecimalText {
         let exactMantissa = significant <= 15 || (significant == 16 && mantissa < 1 << 53)
         if exactMantissa && abs(scale) <= 22 {
             var value = Double(mantissa)
-            value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
+            value = scale < 0 ? value / exactPowerOfTen(-scale) : value * exactPowerOfTen(scale)
             return negative ? -value : value
         }
         return slowParse(bytes, start: start, end: end)
@@ -93,10 +93,14 @@ public enum DecimalText {
         }
     }
 
-    private static let exactPowersOfTen: [Double] = (0...22).map { k in
-        var p = 1.0
-        for _ in 0..<k { p *= 10 }
-        return p
+    /// 10^k for k in 0...22, the powers of ten that are exact doubles.
+    @inline(__always)
+    static func exactPowerOfTen(_ k: Int) -> Double {
+        let powers: (Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
+            Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double) =
+            (1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+                1e19, 1e20, 1e21, 1e22)
+        return withUnsafeBytes(of: powers) { $0.load(fromByteOffset: k * 8, as: Double.self) }
     }
 
     private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
@@ -106,7 +110,7 @@ public enum DecimalText {
     public static func append(_ value: Double, precision: Int? = nil, to buffer: inout ByteBuffer) {
         var v = value
         if let precision {
-            let scale = exactPowersOfTen[min(max(precision, 0), 22)]
+            let scale = exactPowerOfTen(min(max(precision, 0), 22))
             let rounded = (v * scale).rounded() / scale
             if rounded.isFinite { v = rounded }
         }
@@ -114,9 +118,72 @@ public enum DecimalText {
             appendInteger(Int64(v), negativeZero: v == 0 && v.sign == .minus, to: &buffer)
             return
         }
-        // The standard library's description is the shortest round-trip form (Errol/Ryu style).
+        // Fast path for every number with a representation of 15 significant digits or fewer (all that
+        // GPS files hold): d = 15 minus the digits before the point, m = round(v * 10^d). m is under 10^15
+        // and 10^d is exact, so m / 10^d is correctly rounded and equals what a reader makes of the text
+        // "m e-d"; the check proves the text reads back to v. Within 15 digits that text is unique (10^-d
+        // is over four units in the last place of v), so dropping m's trailing zeros gives the shortest.
+        let magnitude = abs(v)
+        if magnitude < 1e15 {
+            var integerDigits = 0
+            var bound = 1.0
+            while magnitude >= bound {
+                bound *= 10
+                integerDigits += 1
+            }
+            var d = 15 - integerDigits
+            let scale = exactPowerOfTen(d)
+            let product = v * scale
+            // Round half away from zero by truncation (no libm call); a wrong m only fails the check.
+            var m = Int64(product + (product < 0 ? -0.5 : 0.5))
+            if m != 0 && Double(m) / scale == v {
+                while d > 0 && m % 10 == 0 {
+                    m /= 10
+                    d -= 1
+                }
+                appendFixed(m, decimals: d, to: &buffer)
+                return
+            }
+        }
+        // Otherwise the standard library's description, the shortest round-trip form.
         var text = v.description
         text.withUTF8 { buffer.append(contentsOf: $0) }
+    }
+
+    /// Appends `m / 10^decimals` in plain decimal notation (`-0.0012` for m = -12, decimals = 4).
+    static func appendFixed(_ m: Int64, decimals: Int, to buffer: inout ByteBuffer) {
+        var magnitude = m.magnitude
+        // Number of digits to write: all of m's, and at least one before the point.
+        var digitCount = 1
+        var probe = magnitude
+        while probe >= 10 {
+            probe /= 10
+            digitCount += 1
+        }
+        digitCount = max(digitCount, decimals + 1)
+        let length = digitCount + 1 + (m < 0 ? 1 : 0)
+        buffer.append(maximum: length) { out in
+            var i = length - 1
+            var fraction = decimals
+            while fraction > 0 {
+                out[i] = UInt8(truncatingIfNeeded: 48 &+ magnitude % 10)
+                magnitude /= 10
+                i -= 1
+                fraction -= 1
+            }
+            out[i] = 0x2E
+            i -= 1
+            repeat {
+                out[i] = UInt8(truncatingIfNeeded: 48 &+ magnitude % 10)
+                magnitude /= 10
+                i -= 1
+            } while magnitude > 0
+            if m < 0 {
+                out[i] = 0x2D
+                i -= 1
+            }
+            return length
+        }
     }
 
     /// Appends an integer in decimal.

@@ -54,9 +54,8 @@ public final class OutputStream: ByteSink {
 
     /// Appends bytes, writing them out when enough have gathered.
     public func write(_ buffer: inout ByteBuffer) throws {
-        pending.append(contentsOf: buffer.bytes)
+        try buffer.withUnsafeBytes { try write(bytes: $0) }
         buffer.removeAll()
-        if pending.count >= flushThreshold { try flush() }
     }
 
     /// Appends raw bytes.

@@ -28,13 +28,7 @@ public final class Spool {
 
     /// Moves the bytes of `buffer` into the spool and empties `buffer`.
     public func append(_ buffer: inout ByteBuffer) throws {
-        if memory.isEmpty && fileBytes == 0 && buffer.count <= memoryLimit {
-            swap(&memory, &buffer)
-            buffer.removeAll()
-            return
-        }
-        memory.append(contentsOf: buffer.bytes)
-        buffer.removeAll()
+        memory.append(moving: &buffer)
         if memory.count > memoryLimit { try spill() }
     }
 
@@ -58,16 +52,16 @@ public final class Spool {
         if let file, fileBytes > 0 {
             fflush(file)
             rewind(file)
-            var chunk = ByteBuffer()
+            var chunk = ByteBuffer(capacity: 1 << 20)
+            var raw = [UInt8](repeating: 0, count: 1 << 20)
             var left = fileBytes
             while left > 0 {
-                let size = min(1 << 20, left)
-                var raw = [UInt8](repeating: 0, count: size)
+                let size = min(raw.count, left)
                 let n = raw.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, file) }  // short on error
                 guard n == size else {
                     throw IOError.readFailed(path: "temporary file", reason: IOError.systemReason())
                 }
-                chunk.append(contentsOf: raw)
+                raw.withUnsafeBytes { chunk.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                 try sink.write(&chunk)
                 left -= n
             }

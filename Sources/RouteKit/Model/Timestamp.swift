@@ -153,7 +153,7 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
     public var description: String {
         var buffer = ByteBuffer(capacity: 32)
         append(to: &buffer)
-        return String(decoding: buffer.bytes, as: UTF8.self)
+        return buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends the ISO 8601 text of the time to `buffer`, without allocating.
@@ -162,47 +162,63 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
         var local = secondsSinceEpoch + offset
         if isLeapSecond { local -= 1 }
         var days = local / 86_400
-        var secondOfDay = local % 86_400
+        var secondOfDay = Int(local % 86_400)
         if secondOfDay < 0 {
             secondOfDay += 86_400
             days -= 1
         }
         let (year, month, day) = Timestamp.civil(fromDays: Int(days))
-        func two(_ v: Int) {
-            buffer.append(UInt8(48 + v / 10))
-            buffer.append(UInt8(48 + v % 10))
-        }
-        two(year / 100)
-        two(year % 100)
-        buffer.append(0x2D)
-        two(month)
-        buffer.append(0x2D)
-        two(day)
-        buffer.append(0x54)
-        two(Int(secondOfDay / 3600))
-        buffer.append(0x3A)
-        two(Int(secondOfDay / 60 % 60))
-        buffer.append(0x3A)
-        two(isLeapSecond ? 60 : Int(secondOfDay % 60))
-        if fractionDigits > 0 {
-            buffer.append(0x2E)
-            var scale = 100_000_000
-            var rest = Int(nanoseconds)
-            for _ in 0..<fractionDigits {
-                buffer.append(UInt8(48 + rest / scale))
-                rest %= scale
-                scale /= 10
+        let second = isLeapSecond ? 60 : secondOfDay % 60
+        buffer.append(maximum: 40) { out in
+            @inline(__always) func two(_ v: Int, at i: Int) {
+                out[i] = UInt8(truncatingIfNeeded: 48 + v / 10)
+                out[i + 1] = UInt8(truncatingIfNeeded: 48 + v % 10)
             }
-        }
-        let minutes = Int(utcOffsetMinutes ?? 0)
-        switch zoneStyle {
-        case .none: break
-        case .z: buffer.append(0x5A)
-        case .extended, .basic, .hoursOnly:
-            buffer.append(minutes < 0 ? 0x2D : 0x2B)
-            two(abs(minutes) / 60)
-            if zoneStyle == .extended { buffer.append(0x3A) }
-            if zoneStyle != .hoursOnly { two(abs(minutes) % 60) }
+            two(year / 100, at: 0)
+            two(year % 100, at: 2)
+            out[4] = 0x2D
+            two(month, at: 5)
+            out[7] = 0x2D
+            two(day, at: 8)
+            out[10] = 0x54
+            two(secondOfDay / 3600, at: 11)
+            out[13] = 0x3A
+            two(secondOfDay / 60 % 60, at: 14)
+            out[16] = 0x3A
+            two(second, at: 17)
+            var n = 19
+            if fractionDigits > 0 {
+                out[n] = 0x2E
+                n += 1
+                var scale = 100_000_000
+                var rest = Int(nanoseconds)
+                for _ in 0..<fractionDigits {
+                    out[n] = UInt8(truncatingIfNeeded: 48 + rest / scale)
+                    rest %= scale
+                    scale /= 10
+                    n += 1
+                }
+            }
+            let minutes = abs(Int(utcOffsetMinutes ?? 0))
+            switch zoneStyle {
+            case .none: break
+            case .z:
+                out[n] = 0x5A
+                n += 1
+            case .extended, .basic, .hoursOnly:
+                out[n] = (utcOffsetMinutes ?? 0) < 0 ? 0x2D : 0x2B
+                two(minutes / 60, at: n + 1)
+                n += 3
+                if zoneStyle == .extended {
+                    out[n] = 0x3A
+                    n += 1
+                }
+                if zoneStyle != .hoursOnly {
+                    two(minutes % 60, at: n)
+                    n += 2
+                }
+            }
+            return n
         }
     }
 
