@@ -142,7 +142,9 @@ struct ConvertCommand: Command {
         }
         let format = outputFormat(firstInput: files[0].1)
         let out = try console.output(output)
-        let warn: (String) -> Void = quiet ? { _ in } : { console.warning($0) }
+        final class CurrentInput { var path = "" }
+        let current = CurrentInput()
+        let warn: (String) -> Void = quiet ? { _ in } : { console.warning("\(current.path): \($0)") }
 
         let sink: GPXHandler
         let finish: () throws -> Void
@@ -162,6 +164,7 @@ struct ConvertCommand: Command {
         }
 
         for (file, inputFormat) in files {
+            current.path = file.path
             let printer = WarningPrinter(console: console, path: file.path, quiet: quiet)
             do {
                 switch inputFormat {

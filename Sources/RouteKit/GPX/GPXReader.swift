@@ -147,10 +147,32 @@ final class GPXStateMachine: XMLStreamHandler {
     func finish() throws -> GPXReader.Summary {
         if let failure { throw failure }
         if let error = parser.error {
+            // libxml2's push parser says "Extra content at the end of the document" when the input stops
+            // inside an element; name the element instead.
+            if let open = stack.last, error.message.hasPrefix("Extra content at the end") {
+                throw GPXError.malformed(
+                    line: error.line, column: error.column,
+                    reason: "the file ends inside <\(Self.elementName(open))>: is it truncated?")
+            }
             throw GPXError.malformed(line: error.line, column: error.column, reason: error.message)
         }
         if !sawRoot { throw GPXError.malformed(line: parser.line, column: parser.column, reason: "no root element") }
         return summary
+    }
+
+    private static func elementName(_ node: Node) -> String {
+        switch node {
+        case .gpx: "gpx"
+        case .waypoint: "wpt"
+        case .route: "rte"
+        case .routePoint: "rtept"
+        case .track: "trk"
+        case .segment: "trkseg"
+        case .trackPoint: "trkpt"
+        case .link: "link"
+        case .pointExtensions, .extensionGroup: "extensions"
+        case .ignored, .leaf: "an element"
+        }
     }
 
     // MARK: Events
@@ -278,6 +300,8 @@ final class GPXStateMachine: XMLStreamHandler {
     }
 
     private func inherit(_ field: InheritedField, _ value: @autoclosure () -> String?) {
+        // Nothing is taken from a point that was left out.
+        if !pointIsValid && (leafOwner == .trackPoint || leafOwner == .routePoint || leafOwner == .waypoint) { return }
         switch field {
         case .name: if inherited.name == nil { inherited.name = value() ?? "" }
         case .comment: if inherited.comment == nil { inherited.comment = value() ?? "" }

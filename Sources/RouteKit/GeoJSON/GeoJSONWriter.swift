@@ -54,6 +54,8 @@ public final class GeoJSONWriter: GPXHandler {
     private let waypointSpool = Spool()
     private var waypointCount = 0
     private var line: LineFeature?
+    private var trackOrdinal = 0
+    private var routeOrdinal = 0
     private var buffer = ByteBuffer(capacity: 1 << 16)
 
     /// Counts of what was written.
@@ -127,7 +129,8 @@ public final class GeoJSONWriter: GPXHandler {
     }
 
     public func beginRoute() throws {
-        line = kinds.contains(.routes) ? LineFeature(kind: .route) : nil
+        routeOrdinal += 1
+        line = kinds.contains(.routes) ? LineFeature(kind: .route, ordinal: routeOrdinal) : nil
     }
 
     public func routePoint(_ point: Waypoint) throws {
@@ -155,7 +158,8 @@ public final class GeoJSONWriter: GPXHandler {
     }
 
     public func beginTrack() throws {
-        line = kinds.contains(.tracks) ? LineFeature(kind: .track) : nil
+        trackOrdinal += 1
+        line = kinds.contains(.tracks) ? LineFeature(kind: .track, ordinal: trackOrdinal) : nil
     }
 
     public func beginSegment() throws {
@@ -176,6 +180,12 @@ public final class GeoJSONWriter: GPXHandler {
         guard track.keptSegments > 0 else {
             if track.pointsSeen > 0 { warnLeftOut("track", details, track) }
             return
+        }
+        if track.loneSegments > 0 {
+            let name = details.name.map { " '\($0)'" } ?? " \(track.ordinal)"
+            onWarning(
+                "track\(name): \(track.loneSegments) segment\(track.loneSegments == 1 ? "" : "s") of a single point "
+                    + "left out, since a GeoJSON line needs two positions")
         }
         startFeature(separated: featuresWritten > 0, into: &buffer)
         try output.write(&buffer)
@@ -289,6 +299,8 @@ private final class LineFeature {
     }
 
     let kind: Kind
+    /// 1 for the first track (or route) read, 2 for the second, …; for messages.
+    let ordinal: Int
     let coordinates = Spool()
     var coordinateBuffer = ByteBuffer(capacity: 1 << 16)
     let times = Column(key: "times")
@@ -306,12 +318,15 @@ private final class LineFeature {
     var inSegmentCount = 0
     var pointsSeen = 0
     var pointsKept = 0
+    /// Segments left out because they had a single point.
+    var loneSegments = 0
     var firstTime: Timestamp?
 
     var keptSegments: Int { keptSizes.count }
 
-    init(kind: Kind) {
+    init(kind: Kind, ordinal: Int) {
         self.kind = kind
+        self.ordinal = ordinal
         if kind == .route { beginSegment() }
     }
 
@@ -320,7 +335,9 @@ private final class LineFeature {
         inSegmentCount = 0
     }
 
+    /// Ends the segment; a segment of a single point is left out and counted.
     func endSegment() {
+        if pending != nil { loneSegments += 1 }
         pending = nil
         inSegmentCount = 0
     }
