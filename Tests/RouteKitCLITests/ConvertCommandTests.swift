@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@Suite struct ConvertCommandTests {
+    @Test(arguments: [["--help"], ["convert", "--help"], ["help", "convert"]])
+    func helpTextsMatchTheirGoldenFiles(arguments: [String]) throws {
+        let run = try CLI.run(arguments)
+        #expect(run.status == 0)
+        let name = arguments.contains("convert") ? "convert-help.txt" : "help.txt"
+        let golden = CLI.golden.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["ROUTEKIT_UPDATE_GOLDEN"] == "1" {
+            try run.standardOutput.write(to: golden, atomically: true, encoding: .utf8)
+        }
+        #expect(run.standardOutput == (try String(contentsOf: golden, encoding: .utf8)))
+        #expect(run.standardOutput.contains("Example") || run.standardOutput.contains("routekit <command> --help"))
+    }
+
+    @Test func convertsToStandardOutput() throws {
+        let run = try CLI.run(["convert", CLI.fixture("gpx10.gpx")])
+        #expect(run.status == 0)
+        #expect(run.standardError.isEmpty)
+        #expect(run.standardOutput.hasPrefix("{\"type\":\"FeatureCollection\""))
+        #expect(run.standardOutput.contains("\"name\":\"GPX 1.0 track\""))
+    }
+
+    @Test func writesTheOutputFileAtomically() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("stage.geojson").path
+        let run = try CLI.run(["convert", CLI.fixture("garmin-tpe.gpx"), "-o", out])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.isEmpty)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("MultiLineString"))
+        // Only the output itself is left in the folder: no temporary file.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["stage.geojson"])
+    }
+
+    @Test func badDataLeavesNoFileAndKeepsAnExistingOne() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notGPX = folder.appendingPathComponent("page.gpx")
+        try Data("<html><body>not a track</body></html>".utf8).write(to: notGPX)
+        let out = folder.appendingPathComponent("out.geojson")
+        let run = try CLI.run(["convert", notGPX.path, "-o", out.path])
+        #expect(run.status == 65)
+        #expect(run.standardError == "routekit: error: \(notGPX.path):1:6: not a GPX file: the root element is <html>, expected <gpx>\n")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        // An existing output is left as it was.
+        try Data("old".utf8).write(to: out)
+        #expect(try CLI.run(["convert", notGPX.path, "-o", out.path]).status == 65)
+        #expect(try String(contentsOf: out, encoding: .utf8) == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["out.geojson", "page.gpx"])
+    }
+
+    @Test func warnsAboutBadValuesAndStrictMakesThemErrors() throws {
+        let lenient = try CLI.run(["convert", CLI.fixture("bad-values.gpx")])
+        #expect(lenient.status == 0)
+        let warnings = lenient.standardError.split(separator: "\n")
+        #expect(warnings.count == 8)
+        #expect(warnings[0].hasSuffix("bad-values.gpx:6:45: latitude 'undefined' is not a number; point skipped"))
+        #expect(warnings.allSatisfy { $0.hasPrefix("routekit: warning: ") })
+        let quiet = try CLI.run(["convert", "-q", CLI.fixture("bad-values.gpx")])
+        #expect(quiet.standardError.isEmpty)
+        let strict = try CLI.run(["convert", "--strict", CLI.fixture("bad-values.gpx")])
+        #expect(strict.status == 65)
+        #expect(strict.standardError.hasSuffix("bad-values.gpx:6:45: latitude 'undefined' is not a number; point skipped\n"))
+    }
+
+    @Test(arguments: [
+        (["convert"], "no input file"),
+        (["convert", "a.gpx", "--to", "kml"], "--to must be one of geojson, geojsonseq, ndjson, gpx, not 'kml'"),
+        (["convert", "a.gpx", "--precision", "20"], "--precision must be a whole number of decimals from 0 to 15"),
+        (["convert", "a.gpx", "--only", "tracks,points"], "--only takes tracks, routes and waypoints"),
+        (["convert", "a.gpx", "--frobnicate"], "unknown option '--frobnicate'"),
+        (["convert", "a.gpx", "-o"], "-o needs a value"),
+        (["convert", "-", "-"], "standard input (-) can be read only once"),
+        (["frobnicate"], "unknown command 'frobnicate'"),
+    ])
+    func usageErrorsExit64WithAHint(arguments: [String], message: String) throws {
+        let run = try CLI.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.standardError.contains(message), "\(run.standardError)")
+    }
+
+    @Test func missingInputExits66AndUnwritableOutputExits73() throws {
+        let missing = try CLI.run(["convert", "/nonexistent/stage.gpx"])
+        #expect(missing.status == 66)
+        #expect(missing.standardError == "routekit: error: /nonexistent/stage.gpx: cannot open: No such file or directory\n")
+        let folder = try CLI.run(["convert", CLI.fixtures.path])
+        #expect(folder.status == 66)
+        #expect(folder.standardError.contains("is a directory"))
+        let unwritable = try CLI.run(["convert", CLI.fixture("gpx10.gpx"), "-o", "/nonexistent/folder/out.geojson"])
+        #expect(unwritable.status == 73)
+        #expect(unwritable.standardError.contains("/nonexistent/folder/out.geojson: cannot create"))
+    }
+
+    @Test func roundTripsGPXToGeoJSONToGPXToTheSameGeoJSON() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["garmin-tpe", "routes-waypoints", "gpx10", "bad-values"] {
+            let first = folder.appendingPathComponent("\(name)-1.geojson").path
+            let gpx = folder.appendingPathComponent("\(name).gpx").path
+            let second = folder.appendingPathComponent("\(name)-2.geojson").path
+            #expect(try CLI.run(["convert", "-q", CLI.fixture("\(name).gpx"), "-o", first]).status == 0)
+            #expect(try CLI.run(["convert", first, "-o", gpx]).status == 0)
+            #expect(try CLI.run(["convert", gpx, "-o", second]).status == 0)
+            let a = try String(contentsOfFile: first, encoding: .utf8)
+            let b = try String(contentsOfFile: second, encoding: .utf8)
+            #expect(a == b, "\(name) changed on the round trip")
+        }
+    }
+
+    @Test func severalInputsMakeOneOutputInTogeojsonOrder() throws {
+        let run = try CLI.run(["convert", "--to", "geojsonseq", CLI.fixture("routes-waypoints.gpx"), CLI.fixture("gpx10.gpx")])
+        #expect(run.status == 0)
+        let names = run.standardOutput.split(separator: "\n").map { line -> String in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.dropFirst().utf8)) as? [String: Any]
+            return ((object?["properties"] as? [String: Any])?["name"] as? String) ?? "-"
+        }
+        #expect(names == ["GPX 1.0 track", "Planned: Bovec – Tolmin", "KT 1.1 Vršič", "-", "Postojna"])
+    }
+
+    @Test func theRealBinaryReadsStandardInputAndReportsExitCodes() throws {
+        let gpx = try Data(contentsOf: CLI.fixtures.appendingPathComponent("gpx10.gpx"))
+        let ok = try CLI.runBinary(["convert", "-", "--precision", "3"], input: gpx)
+        #expect(ok.status == 0)
+        #expect(ok.standardOutput.contains("[14.214,45.776,555]"))
+        let bad = try CLI.runBinary(["convert", "-"], input: Data("{\"type\": \"Topology\"}".utf8))
+        #expect(bad.status == 65)
+        #expect(bad.standardError == "routekit: error: -:1:1: not GeoJSON: unknown type 'Topology'\n")
+        let usage = try CLI.runBinary([])
+        #expect(usage.status == 64)
+        #expect(usage.standardError.contains("Usage: routekit <command>"))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import RouteKit
+import RouteKitCLI
+
+/// The result of one `routekit` run.
+struct Run {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+}
+
+enum CLI {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let fixtures = root.appendingPathComponent("Tests/RouteKitTests/Fixtures")
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+
+    /// Runs the command line in this process, capturing standard output and standard error.
+    static func run(_ arguments: [String]) throws -> Run {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("routekit-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outPath = folder.appendingPathComponent("stdout").path
+        final class Capture { var text = "" }
+        let errors = Capture()
+        let console = Console(
+            writeError: { errors.text += $0 }, standardOutput: { try OutputStream.create(path: outPath) })
+        let status = RouteKitCLI.run(arguments, console: console).rawValue
+        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        return Run(status: status, standardOutput: out, standardError: errors.text)
+    }
+
+    /// The built `routekit` executable beside the test bundle.
+    static var binary: URL {
+        let candidates = [
+            root.appendingPathComponent(".build/debug/routekit"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("routekit"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    /// Runs the real executable as a separate process.
+    static func runBinary(_ arguments: [String], input: Data? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let inPipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : inPipe
+        try process.run()
+        if let input {
+            inPipe.fileHandleForWriting.write(input)
+            try inPipe.fileHandleForWriting.close()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+            standardError: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("routekit-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
