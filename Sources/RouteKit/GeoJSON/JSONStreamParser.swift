@@ -11,7 +11,6 @@ final class JSONStreamParser {
     private var atEnd = false
     private(set) var line = 1
     private var lineStart = 0
-    private var consumedBeforeChunk = 0
     private var scratch: [UInt8] = []
     /// The deepest nesting of arrays and objects accepted.
     let maximumDepth = 512
@@ -21,7 +20,7 @@ final class JSONStreamParser {
     }
 
     /// The column (1-based, in bytes) of the next byte.
-    var column: Int { consumedBeforeChunk + position - lineStart + 1 }
+    var column: Int { position - lineStart + 1 }
 
     func error(_ reason: String) -> GeoJSONError {
         GeoJSONError.malformed(line: line, column: column, reason: reason)
@@ -32,7 +31,6 @@ final class JSONStreamParser {
     private func fill() throws -> Bool {
         if position < end { return true }
         if atEnd { return false }
-        consumedBeforeChunk += end
         lineStart -= end
         let n = try chunk.withUnsafeMutableBytes { try input.read(into: $0) }
         position = 0
