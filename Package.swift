@@ -38,6 +38,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "RouteKitCLITests",
-            dependencies: ["RouteKitCLI", "RouteKit"]),
+            dependencies: ["RouteKitCLI", "RouteKit"],
+            exclude: ["Golden"]),
     ]
 )
