@@ -165,22 +165,7 @@ struct ConvertCommand: Command {
 
         for (file, inputFormat) in files {
             current.path = file.path
-            let printer = WarningPrinter(console: console, path: file.path, quiet: quiet)
-            do {
-                switch inputFormat {
-                case .gpx:
-                    let reader = GPXReader(strict: strict, onWarning: { printer($0) })
-                    try reader.read(file, handler: sink)
-                case .geojson:
-                    let reader = GeoJSONReader(strict: strict, onWarning: { printer($0) })
-                    try reader.read(file, handler: sink)
-                }
-            } catch let error as GPXError {
-                throw CLIError.data("\(file.path):\(error)")
-            } catch let error as GeoJSONError {
-                throw CLIError.data("\(file.path):\(error)")
-            }
-            printer.finish()
+            try readInput(file, format: inputFormat, strict: strict, quiet: quiet, console: console, handler: sink)
         }
         try finish()
         try out.commit()

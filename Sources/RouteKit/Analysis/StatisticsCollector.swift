@@ -1,0 +1,197 @@
+/// Computes ``TrackStatistics`` for each track of the GPX content streamed through it (and for each
+/// route, kept apart, for files that hold planned routes only).
+///
+/// Lengths are geodesics on WGS84 (``Geodesic``), summed within segments. Ascent and descent use
+/// ``method`` on each segment's elevations. Memory: two numbers per point of the current track.
+public final class StatisticsCollector: GPXHandler {
+    /// The ascent method.
+    public let method: AscentMethod
+    /// One summary per track, in file order.
+    public private(set) var tracks: [TrackStatistics] = []
+    /// One summary per route, in file order.
+    public private(set) var routes: [TrackStatistics] = []
+    /// The elevation series of each track and route, when ``keepSeries`` is set (for profiles).
+    public private(set) var trackSeries: [ElevationSeries] = []
+    public private(set) var routeSeries: [ElevationSeries] = []
+    /// Keep each line's elevation series for a profile.
+    public var keepSeries = false
+
+    private var current = TrackStatistics()
+    private var series = ElevationSeries()
+    private var segmentStart = 0
+    private var previous: TrackPoint?
+    private var distance = 0.0
+    private var pointsInSegment = 0
+    // Timed fixes of the current segment: time (s since the first) and distance, for speeds.
+    private var times: [Double] = []
+    private var timeDistances: [Double] = []
+    private var segmentFirstTime: Timestamp?
+    private var segmentLastTime: Timestamp?
+    private var smoothedParts: [Double] = []
+    private var ascent = AscentDescent()
+    private var hasElevation = false
+
+    public init(method: AscentMethod = .standard) {
+        self.method = method
+    }
+
+    public func beginTrack() { startLine() }
+    public func beginSegment() { startSegment() }
+    public func trackPoint(_ point: TrackPoint) { add(point) }
+    public func endSegment() { finishSegment() }
+    public func endTrack(_ details: Details) {
+        tracks.append(finishLine(details))
+        if keepSeries { trackSeries.append(series) }
+    }
+
+    public func beginRoute() {
+        startLine()
+        startSegment()
+    }
+    public func routePoint(_ point: Waypoint) {
+        add(TrackPoint(coordinate: point.coordinate, elevation: point.elevation, time: point.time))
+    }
+    public func endRoute(_ details: Details) {
+        finishSegment()
+        routes.append(finishLine(details))
+        if keepSeries { routeSeries.append(series) }
+    }
+
+    // MARK: Accumulation
+
+    private func startLine() {
+        current = TrackStatistics()
+        series = ElevationSeries()
+        distance = 0
+        ascent = AscentDescent()
+        hasElevation = false
+        smoothedParts = []
+        segmentMaxima = (nil, nil)
+    }
+
+    private func startSegment() {
+        previous = nil
+        pointsInSegment = 0
+        segmentStart = series.count
+        times.removeAll(keepingCapacity: true)
+        timeDistances.removeAll(keepingCapacity: true)
+        segmentFirstTime = nil
+        segmentLastTime = nil
+    }
+
+    private var segmentMaxima: (climb: Double?, descent: Double?) = (nil, nil)
+
+    private func add(_ point: TrackPoint) {
+        current.points += 1
+        pointsInSegment += 1
+        if let c = current.bounds {
+            var b = c
+            b.include(point.coordinate)
+            current.bounds = b
+        } else {
+            current.bounds = Bounds(point.coordinate)
+        }
+        if let p = previous {
+            let step = Geodesic.wgs84.distance(from: p.coordinate, to: point.coordinate)
+            distance += step
+            current.length2DMeters += step
+            if let a = p.elevation, let b = point.elevation {
+                current.length3DMeters += (step * step + (b - a) * (b - a)).squareRoot()
+            } else {
+                current.length3DMeters += step
+            }
+            if let t0 = p.time, let t1 = point.time {
+                let dt = t0.seconds(to: t1)
+                if dt > 0 && step / dt >= TrackStatistics.movingSpeedMetersPerSecond {
+                    current.movingTimeSeconds = (current.movingTimeSeconds ?? 0) + dt
+                }
+            }
+        }
+        if let e = point.elevation {
+            series.append(distance: distance, elevation: e)
+            current.minElevationMeters = min(current.minElevationMeters ?? e, e)
+            current.maxElevationMeters = max(current.maxElevationMeters ?? e, e)
+        }
+        if let t = point.time {
+            if segmentFirstTime == nil { segmentFirstTime = t }
+            segmentLastTime = t
+            if current.startTime.map({ t < $0 }) ?? true { current.startTime = t }
+            if current.endTime.map({ t > $0 }) ?? true { current.endTime = t }
+            times.append(segmentFirstTime!.seconds(to: t))
+            timeDistances.append(distance)
+        }
+        previous = point
+    }
+
+    private func finishSegment() {
+        guard pointsInSegment > 0 else { return }
+        current.segments += 1
+        if let first = segmentFirstTime, let last = segmentLastTime {
+            current.durationSeconds = (current.durationSeconds ?? 0) + first.seconds(to: last)
+            if let top = maximumSpeed() {
+                current.maxSpeedMetersPerSecond = max(current.maxSpeedMetersPerSecond ?? top, top)
+            }
+        }
+        let part = ElevationSeries(
+            distances: Array(series.distances[segmentStart...]), elevations: Array(series.elevations[segmentStart...]))
+        if part.count >= 1 {
+            hasElevation = true
+            let (result, smoothed) = method.analyze(part)
+            ascent.ascentMeters += result.ascentMeters
+            ascent.descentMeters += result.descentMeters
+            // Report the parameters of the longest part.
+            if part.count >= smoothedParts.count {
+                ascent.noiseMeters = result.noiseMeters
+                ascent.smoothingMeters = result.smoothingMeters
+                ascent.thresholdMeters = result.thresholdMeters
+            }
+            smoothedParts.append(contentsOf: smoothed)
+            grades(part.distances, smoothed)
+        }
+        previous = nil
+    }
+
+    /// Highest average speed over a stretch of at least the window, with two pointers.
+    private func maximumSpeed() -> Double? {
+        var best: Double?
+        var j = 0
+        for i in 0..<times.count {
+            if j < i { j = i }
+            while j < times.count && times[j] - times[i] < TrackStatistics.maximumSpeedWindowSeconds { j += 1 }
+            guard j < times.count else { break }
+            let speed = (timeDistances[j] - timeDistances[i]) / (times[j] - times[i])
+            best = max(best ?? speed, speed)
+        }
+        return best
+    }
+
+    /// Steepest climb and descent over stretches of at least the grade window.
+    private func grades(_ x: [Double], _ e: [Double]) {
+        var j = 0
+        for i in 0..<x.count {
+            if j < i { j = i }
+            while j < x.count && x[j] - x[i] < TrackStatistics.gradeWindowMeters { j += 1 }
+            guard j < x.count else { break }
+            let grade = (e[j] - e[i]) / (x[j] - x[i]) * 100
+            segmentMaxima.climb = max(segmentMaxima.climb ?? grade, grade)
+            segmentMaxima.descent = min(segmentMaxima.descent ?? grade, grade)
+        }
+    }
+
+    private func finishLine(_ details: Details) -> TrackStatistics {
+        var result = current
+        result.name = details.name ?? details.inherited.name.flatMap { $0.isEmpty ? nil : $0 }
+        if hasElevation { result.ascent = ascent }
+        if let moving = result.movingTimeSeconds, moving > 0 {
+            result.averageSpeedMetersPerSecond = result.length2DMeters / moving
+        }
+        result.steepestClimbPercent = segmentMaxima.climb.map { max($0, 0) }
+        result.steepestDescentPercent = segmentMaxima.descent.map { min($0, 0) }
+        if keepSeries { series = ElevationSeries(distances: series.distances, elevations: series.elevations) }
+        smoothedLine = smoothedParts
+        return result
+    }
+
+    /// The smoothed elevations of the last line finished, aligned with its series.
+    public private(set) var smoothedLine: [Double] = []
+}

@@ -1,0 +1,123 @@
+/// The numbers of one track (or of several together): length, climbing, elevation, time and speed.
+/// Every value that the data cannot give is nil, never zero.
+public struct TrackStatistics: Hashable, Sendable {
+    /// The track's name, if it has one.
+    public var name: String?
+    /// Points with a usable position.
+    public var points = 0
+    /// Segments with at least one point.
+    public var segments = 0
+    /// Length on the WGS84 ellipsoid in metres, summed within segments (never across a break).
+    public var length2DMeters = 0.0
+    /// Length counting the elevation difference where both points of a step have one, metres.
+    public var length3DMeters = 0.0
+    /// Metres climbed and descended, with the noise estimate and the parameters used; nil without elevations.
+    public var ascent: AscentDescent?
+    /// Lowest elevation of a point, metres.
+    public var minElevationMeters: Double?
+    /// Highest elevation of a point, metres.
+    public var maxElevationMeters: Double?
+    /// Time of the first fix that has one.
+    public var startTime: Timestamp?
+    /// Time of the last fix that has one.
+    public var endTime: Timestamp?
+    /// Seconds from the first to the last time within each segment, summed over segments.
+    public var durationSeconds: Double?
+    /// Seconds spent moving: the intervals between consecutive fixes whose average speed is at least
+    /// ``TrackStatistics/movingSpeedMetersPerSecond``.
+    public var movingTimeSeconds: Double?
+    /// Length divided by moving time, metres per second.
+    public var averageSpeedMetersPerSecond: Double?
+    /// The highest average speed over any stretch of at least ``TrackStatistics/maximumSpeedWindowSeconds``,
+    /// metres per second (shorter stretches are dominated by GPS jitter).
+    public var maxSpeedMetersPerSecond: Double?
+    /// The steepest climb, in percent, over any stretch of at least ``TrackStatistics/gradeWindowMeters``
+    /// of the smoothed elevations.
+    public var steepestClimbPercent: Double?
+    /// The steepest descent, in percent (negative), over any stretch of at least the same length.
+    public var steepestDescentPercent: Double?
+    /// West, south, east, north in degrees.
+    public var bounds: Bounds?
+
+    /// Slower than this (0.5 m/s, 1.8 km/h) between two fixes counts as standing still.
+    public static let movingSpeedMetersPerSecond = 0.5
+    /// The shortest stretch over which the maximum speed is taken, seconds.
+    public static let maximumSpeedWindowSeconds = 10.0
+    /// The shortest stretch over which grades are taken, metres.
+    public static let gradeWindowMeters = 100.0
+
+    public init(name: String? = nil) {
+        self.name = name
+    }
+
+    /// The sum of several tracks: counts, lengths, climbing and times add up; extremes are the extremes of
+    /// all; the average speed is the total length over the total moving time.
+    public static func total(of parts: [TrackStatistics]) -> TrackStatistics {
+        var total = TrackStatistics()
+        for part in parts {
+            total.points += part.points
+            total.segments += part.segments
+            total.length2DMeters += part.length2DMeters
+            total.length3DMeters += part.length3DMeters
+            if let a = part.ascent {
+                var sum = total.ascent ?? AscentDescent()
+                sum.ascentMeters += a.ascentMeters
+                sum.descentMeters += a.descentMeters
+                sum.noiseMeters = max(sum.noiseMeters, a.noiseMeters)
+                total.ascent = sum
+            }
+            total.minElevationMeters = minimum(total.minElevationMeters, part.minElevationMeters)
+            total.maxElevationMeters = maximum(total.maxElevationMeters, part.maxElevationMeters)
+            if let s = part.startTime, total.startTime.map({ s < $0 }) ?? true { total.startTime = s }
+            if let e = part.endTime, total.endTime.map({ e > $0 }) ?? true { total.endTime = e }
+            total.durationSeconds = add(total.durationSeconds, part.durationSeconds)
+            total.movingTimeSeconds = add(total.movingTimeSeconds, part.movingTimeSeconds)
+            total.maxSpeedMetersPerSecond = maximum(total.maxSpeedMetersPerSecond, part.maxSpeedMetersPerSecond)
+            total.steepestClimbPercent = maximum(total.steepestClimbPercent, part.steepestClimbPercent)
+            total.steepestDescentPercent = minimum(total.steepestDescentPercent, part.steepestDescentPercent)
+            if let b = part.bounds { total.bounds = total.bounds.map { $0.union(b) } ?? b }
+        }
+        if let moving = total.movingTimeSeconds, moving > 0 {
+            total.averageSpeedMetersPerSecond = total.length2DMeters / moving
+        }
+        return total
+    }
+
+    private static func add(_ a: Double?, _ b: Double?) -> Double? { b.map { (a ?? 0) + $0 } ?? a }
+    private static func minimum(_ a: Double?, _ b: Double?) -> Double? { b.map { min(a ?? $0, $0) } ?? a }
+    private static func maximum(_ a: Double?, _ b: Double?) -> Double? { b.map { max(a ?? $0, $0) } ?? a }
+}
+
+/// A bounding box in degrees.
+public struct Bounds: Hashable, Sendable {
+    public var west: Double
+    public var south: Double
+    public var east: Double
+    public var north: Double
+
+    public init(west: Double, south: Double, east: Double, north: Double) {
+        self.west = west
+        self.south = south
+        self.east = east
+        self.north = north
+    }
+
+    /// A box around one point.
+    public init(_ c: Coordinate) {
+        self.init(west: c.longitude, south: c.latitude, east: c.longitude, north: c.latitude)
+    }
+
+    /// The smallest box holding both.
+    public func union(_ other: Bounds) -> Bounds {
+        Bounds(west: min(west, other.west), south: min(south, other.south), east: max(east, other.east),
+               north: max(north, other.north))
+    }
+
+    /// Grows the box to hold `c`.
+    public mutating func include(_ c: Coordinate) {
+        west = min(west, c.longitude)
+        east = max(east, c.longitude)
+        south = min(south, c.latitude)
+        north = max(north, c.latitude)
+    }
+}

@@ -1,0 +1,151 @@
+import RouteKit
+
+/// `routekit stats`: per track and in total, length, climbing, elevation, time and speed.
+struct StatsCommand: Command {
+    static let name = "stats"
+    static let abstract = "Length, ascent, descent, elevation, times and speeds per track and in total."
+    static let help = """
+        Usage: routekit stats [options] FILE... [-o OUT]
+
+        Prints, for every track of the given GPX (or GeoJSON) files and for all of them together: points,
+        segments, length (2D on the WGS84 ellipsoid, and 3D with the elevation changes), ascent and
+        descent, lowest and highest elevation, start and end time, duration, moving time, average and
+        maximum speed, the steepest climb and descent, and the bounding box. A file with routes but no
+        tracks is summarised by its routes.
+
+        How the numbers are made:
+          length       geodesics on WGS84 (Karney's algorithm, PROJ), summed within segments only.
+          ascent       elevation noise is estimated from the data; the elevations are smoothed over
+                       distance in proportion to it, and rises and falls smaller than a threshold (a few
+                       times the remaining noise) are ignored. Exact elevations (a DEM, a planned route)
+                       are used as they are. The noise estimate is shown beside the ascent.
+          moving time  intervals between consecutive fixes with an average speed of at least 0.5 m/s.
+          speeds       average = length / moving time; maximum = fastest stretch of at least 10 s.
+          grades       steepest climb and descent over at least 100 m of the smoothed elevations.
+
+        Options:
+          --format F            table (default), json or csv. JSON and CSV carry plain SI numbers with the
+                                unit in the key (length_2d_m, duration_s, average_speed_mps, ...), null
+                                where unknown.
+          -o, --output FILE     Write to FILE (atomically) instead of standard output.
+          --smoothing METRES    Use this smoothing bandwidth (Gaussian sigma, metres along the track)
+                                instead of the automatic one; 0 turns smoothing off.
+          --threshold METRES    Use this hysteresis threshold instead of the automatic one; 0 counts
+                                every rise.
+          --strict              Treat a bad value in a file as an error (exit 65).
+          -q, --quiet           Do not print warnings.
+          -h, --help            Show this help.
+
+        Examples:
+          routekit stats "Etapa 1.gpx"
+          routekit stats --format json data/stkp/Etapa*.gpx -o stages.json
+          routekit stats --threshold 0 --smoothing 0 planned-route.gpx
+
+        Exit status: 0 done, 64 wrong usage, 65 bad data, 66 an input cannot be read, 73 the output
+        cannot be written.
+
+        """
+
+    enum Format: String, CaseIterable { case table, json, csv }
+
+    var inputs: [String] = []
+    var output: String?
+    var format = Format.table
+    var method = AscentMethod.standard
+    var strict = false
+    var quiet = false
+
+    init(arguments: inout Arguments) throws {
+        while let word = arguments.next() {
+            switch word {
+            case .positional(let path):
+                inputs.append(path)
+            case let .option(name, inline):
+                switch name {
+                case "-o", "--output":
+                    output = try arguments.value(for: name, inline: inline)
+                case "--format":
+                    let value = try arguments.value(for: name, inline: inline)
+                    guard let parsed = Format(rawValue: value.lowercased()) else {
+                        throw CLIError.usage("--format must be table, json or csv, not '\(value)'")
+                    }
+                    format = parsed
+                case "--smoothing":
+                    method.smoothingMeters = try Self.metres(try arguments.value(for: name, inline: inline), name)
+                case "--threshold":
+                    method.thresholdMeters = try Self.metres(try arguments.value(for: name, inline: inline), name)
+                case "--strict":
+                    strict = true
+                case "-q", "--quiet":
+                    quiet = true
+                default:
+                    throw CLIError.usage("unknown option '\(name)'")
+                }
+            }
+        }
+    }
+
+    static func metres(_ text: String, _ option: String) throws -> Double {
+        var t = text.lowercased()
+        if t.hasSuffix("m") { t.removeLast() }
+        guard let value = DecimalText.parse(t), value >= 0, value <= 10_000 else {
+            throw CLIError.usage("\(option) takes metres from 0 to 10000, for example 5 or 5m, not '\(text)'")
+        }
+        return value
+    }
+
+    func validate() throws {
+        guard !inputs.isEmpty else {
+            throw CLIError.usage("no input file; give one or more GPX files, or - for standard input")
+        }
+    }
+
+    func run(console: Console) throws -> ExitCode {
+        var files: [(InputFile, InputFormat)] = []
+        for path in inputs {
+            let file = try InputFile(path: path)
+            guard let format = try InputFormat.detect(file) else {
+                throw CLIError.data("\(path): neither GPX nor GeoJSON (the file is empty or starts with something else)")
+            }
+            files.append((file, format))
+        }
+        var rows: [(file: String, stats: TrackStatistics)] = []
+        for (file, format) in files {
+            let collector = StatisticsCollector(method: method)
+            try readInput(file, format: format, strict: strict, quiet: quiet, console: console, handler: collector)
+            let lines = collector.tracks.isEmpty ? collector.routes : collector.tracks
+            if lines.isEmpty { console.warning("\(file.path): no track or route with a point") }
+            rows += lines.map { (file.path, $0) }
+        }
+        let total = TrackStatistics.total(of: rows.map(\.stats))
+        var buffer = ByteBuffer(capacity: 4096)
+        switch format {
+        case .table: StatsFormatter.table(rows, total: total, into: &buffer)
+        case .json: StatsFormatter.json(files: inputs, rows, total: total, into: &buffer)
+        case .csv: StatsFormatter.csv(rows, total: total, into: &buffer)
+        }
+        let out = try console.output(output)
+        try out.write(&buffer)
+        try out.commit()
+        return .success
+    }
+}
+
+/// Reads one input (GPX or GeoJSON) into `handler`, printing warnings and turning format errors into
+/// data errors with the file name. Shared by the commands that read tracks.
+func readInput(
+    _ file: InputFile, format: InputFormat, strict: Bool, quiet: Bool, console: Console, handler: GPXHandler
+) throws {
+    let printer = WarningPrinter(console: console, path: file.path, quiet: quiet)
+    do {
+        switch format {
+        case .gpx: try GPXReader(strict: strict, onWarning: { printer($0) }).read(file, handler: handler)
+        case .geojson: try GeoJSONReader(strict: strict, onWarning: { printer($0) }).read(file, handler: handler)
+        }
+    } catch let error as GPXError {
+        throw CLIError.data("\(file.path):\(error)")
+    } catch let error as GeoJSONError {
+        throw CLIError.data("\(file.path):\(error)")
+    }
+    printer.finish()
+}

@@ -1,0 +1,231 @@
+import RouteKit
+
+/// The three forms of `routekit stats` output.
+enum StatsFormatter {
+    typealias Row = (file: String, stats: TrackStatistics)
+
+    // MARK: JSON
+
+    static func json(files: [String], _ rows: [Row], total: TrackStatistics, into b: inout ByteBuffer) {
+        b.append("{\"files\":[")
+        for (i, f) in files.enumerated() {
+            if i > 0 { b.append(0x2C) }
+            JSONOut.string(f, &b)
+        }
+        b.append("],\n\"tracks\":[")
+        for (i, row) in rows.enumerated() {
+            b.append(i > 0 ? ",\n" : "\n")
+            b.append("{\"file\":")
+            JSONOut.string(row.file, &b)
+            b.append(",\"name\":")
+            if let name = row.stats.name { JSONOut.string(name, &b) } else { b.append("null") }
+            summary(row.stats, &b)
+            b.append(0x7D)
+        }
+        b.append("],\n\"total\":{")
+        summary(total, &b, leadingComma: false)
+        b.append("}}\n")
+    }
+
+    private static func summary(_ s: TrackStatistics, _ b: inout ByteBuffer, leadingComma: Bool = true) {
+        var first = !leadingComma
+        for (key, value) in fields(s) {
+            if first { first = false } else { b.append(0x2C) }
+            b.append(0x22)
+            b.append(string: key)
+            b.append("\":")
+            value.json(&b)
+        }
+    }
+
+    /// A value of a summary field.
+    enum Value {
+        case number(Double?)
+        case integer(Int)
+        case time(Timestamp?)
+        case bounds(Bounds?)
+
+        func json(_ b: inout ByteBuffer) {
+            switch self {
+            case .number(let v): if let v { DecimalText.append(v, precision: 3, to: &b) } else { b.append("null") }
+            case .integer(let v): DecimalText.appendInteger(Int64(v), to: &b)
+            case .time(let t):
+                if let t {
+                    b.append(0x22)
+                    t.append(to: &b)
+                    b.append(0x22)
+                } else { b.append("null") }
+            case .bounds(let box):
+                guard let box else { return b.append("null") }
+                b.append(0x5B)
+                for (i, v) in [box.west, box.south, box.east, box.north].enumerated() {
+                    if i > 0 { b.append(0x2C) }
+                    DecimalText.append(v, precision: 7, to: &b)
+                }
+                b.append(0x5D)
+            }
+        }
+
+        var csv: String {
+            var b = ByteBuffer(capacity: 64)
+            switch self {
+            case .number(nil), .time(nil), .bounds(nil): return ""
+            case .time(let t?): t.append(to: &b)
+            case .bounds: json(&b)
+                return "\"" + b.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } + "\""
+            default: json(&b)
+            }
+            return b.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    static func fields(_ s: TrackStatistics) -> [(String, Value)] {
+        [
+            ("points", .integer(s.points)), ("segments", .integer(s.segments)),
+            ("length_2d_m", .number(s.length2DMeters)), ("length_3d_m", .number(s.length3DMeters)),
+            ("ascent_m", .number(s.ascent?.ascentMeters)), ("descent_m", .number(s.ascent?.descentMeters)),
+            ("elevation_noise_m", .number(s.ascent?.noiseMeters)),
+            ("min_elevation_m", .number(s.minElevationMeters)), ("max_elevation_m", .number(s.maxElevationMeters)),
+            ("start_time", .time(s.startTime)), ("end_time", .time(s.endTime)),
+            ("duration_s", .number(s.durationSeconds)), ("moving_time_s", .number(s.movingTimeSeconds)),
+            ("average_speed_mps", .number(s.averageSpeedMetersPerSecond)),
+            ("max_speed_mps", .number(s.maxSpeedMetersPerSecond)),
+            ("steepest_climb_pct", .number(s.steepestClimbPercent)),
+            ("steepest_descent_pct", .number(s.steepestDescentPercent)),
+            ("bounds", .bounds(s.bounds)),
+        ]
+    }
+
+    // MARK: CSV
+
+    static func csv(_ rows: [Row], total: TrackStatistics, into b: inout ByteBuffer) {
+        let names = ["file", "name"] + fields(total).map(\.0)
+        b.append(string: names.joined(separator: ",") + "\n")
+        for row in rows + [(file: "", stats: total)] {
+            var cells = [quote(row.file), quote(row.file.isEmpty ? "total" : row.stats.name ?? "")]
+            cells += fields(row.stats).map { $0.1.csv }
+            b.append(string: cells.joined(separator: ",") + "\n")
+        }
+    }
+
+    static func quote(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    // MARK: Table
+
+    static func table(_ rows: [Row], total: TrackStatistics, into b: inout ByteBuffer) {
+        let header = ["Track", "Points", "Length", "Ascent", "Descent", "Elevation", "Duration", "Moving",
+                      "Avg km/h", "Max km/h", "Climb", "Descent"]
+        var lines: [[String]] = [header]
+        for row in rows {
+            lines.append(cells(row.stats.name ?? "(unnamed, \(row.file))", row.stats))
+        }
+        if rows.count > 1 { lines.append(cells("Total", total)) }
+        var widths = [Int](repeating: 0, count: header.count)
+        for line in lines { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        widths[0] = min(widths[0], 40)
+        for (n, line) in lines.enumerated() {
+            var text = ""
+            for (i, cell) in line.enumerated() {
+                let shown = cell.count > widths[i] ? String(cell.prefix(widths[i] - 1)) + "…" : cell
+                let pad = String(repeating: " ", count: widths[i] - shown.count)
+                text += i == 0 ? shown + pad : "  " + pad + shown
+            }
+            b.append(string: text + "\n")
+            if n == 0 || (n == lines.count - 2 && rows.count > 1) {
+                b.append(string: String(repeating: "─", count: widths.reduce(0, +) + 2 * (widths.count - 1)) + "\n")
+            }
+        }
+        if let a = rows.max(by: { $0.stats.points < $1.stats.points })?.stats.ascent {
+            b.append(string: "\nAscent: elevation noise estimated at ±\(fixed(a.noiseMeters, 2)) m; smoothed over "
+                + "\(fixed(a.smoothingMeters, 0)) m, rises under \(fixed(a.thresholdMeters, 2)) m ignored "
+                + "(the longest track's values).\nMoving: between fixes at 0.5 m/s or more. Max speed: over 10 s "
+                + "or more. Grades: over 100 m or more.\n")
+        }
+    }
+
+    static func cells(_ name: String, _ s: TrackStatistics) -> [String] {
+        func metres(_ v: Double?) -> String { v.map { grouped(Int($0.rounded())) + " m" } ?? "–" }
+        let elevation = s.minElevationMeters.flatMap { lo in
+            s.maxElevationMeters.map { hi in "\(grouped(Int(lo.rounded())))–\(grouped(Int(hi.rounded()))) m" }
+        } ?? "–"
+        return [
+            name, grouped(s.points), fixed(s.length2DMeters / 1000, 2) + " km", metres(s.ascent?.ascentMeters),
+            metres(s.ascent?.descentMeters), elevation, clock(s.durationSeconds), clock(s.movingTimeSeconds),
+            s.averageSpeedMetersPerSecond.map { fixed($0 * 3.6, 1) } ?? "–",
+            s.maxSpeedMetersPerSecond.map { fixed($0 * 3.6, 1) } ?? "–",
+            s.steepestClimbPercent.map { fixed($0, 1) + " %" } ?? "–",
+            s.steepestDescentPercent.map { fixed($0, 1) + " %" } ?? "–",
+        ]
+    }
+
+    /// h:mm:ss.
+    static func clock(_ seconds: Double?) -> String {
+        guard let seconds else { return "–" }
+        let s = Int(seconds.rounded())
+        let m = (s / 60) % 60
+        let sec = s % 60
+        return "\(s / 3600):\(m < 10 ? "0" : "")\(m):\(sec < 10 ? "0" : "")\(sec)"
+    }
+
+    /// A number with `decimals` decimals, rounded half away from zero.
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int(scaled / scale)
+        var text = (value < 0 && scaled > 0 ? "-" : "") + grouped(whole)
+        if decimals > 0 {
+            let fraction = Int(scaled) - whole * Int(scale)
+            let digits = String(fraction)
+            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
+        }
+        return text
+    }
+
+    /// Thousands separated by commas: 12,345.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(abs(value))
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(c)
+        }
+        return (value < 0 ? "-" : "") + out
+    }
+}
+
+/// JSON helpers for the command line's own outputs.
+enum JSONOut {
+    static func string(_ text: String, _ b: inout ByteBuffer) {
+        b.append(0x22)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": b.append("\\\"")
+            case "\\": b.append("\\\\")
+            case "\n": b.append("\\n")
+            case "\r": b.append("\\r")
+            case "\t": b.append("\\t")
+            default:
+                if scalar.value < 0x20 {
+                    let hex = Array("0123456789abcdef".utf8)
+                    b.append("\\u00")
+                    b.append(hex[Int(scalar.value >> 4)])
+                    b.append(hex[Int(scalar.value & 0xF)])
+                } else {
+                    b.append(string: String(scalar))
+                }
+            }
+        }
+        b.append(0x22)
+    }
+}
+
+extension String {
+    /// The string with every `target` replaced by `replacement`.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
