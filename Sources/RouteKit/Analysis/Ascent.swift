@@ -134,12 +134,41 @@ public struct AscentMethod: Hashable, Sendable {
         return e[k] + (e[k + 1] - e[k]) * t
     }
 
+    /// The median, by quickselect (expected linear time).
     static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
         var v = values
         let mid = v.count / 2
-        v.sort()
-        return v.count % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2
+        let upper = select(&v, mid)
+        if v.count % 2 == 1 { return upper }
+        // The lower middle is the largest of the elements left of `mid` after selection.
+        var lower = -Double.infinity
+        for k in 0..<mid where v[k] > lower { lower = v[k] }
+        return (lower + upper) / 2
+    }
+
+    /// Rearranges `v` so that `v[k]` is the k-th smallest, smaller ones before it; returns it.
+    static func select(_ v: inout [Double], _ k: Int) -> Double {
+        var lo = 0
+        var hi = v.count - 1
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        while lo < hi {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let pivot = v[lo + Int(seed >> 33) % (hi - lo + 1)]
+            var i = lo
+            var j = hi
+            while i <= j {
+                while v[i] < pivot { i += 1 }
+                while v[j] > pivot { j -= 1 }
+                if i <= j {
+                    v.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { return v[k] }
+        }
+        return v[k]
     }
 
     /// Local quadratic regression over distance with Gaussian weights (σ = `bandwidth` metres, truncated

@@ -1,7 +1,7 @@
 /// Computes ``TrackStatistics`` for each track of the GPX content streamed through it (and for each
 /// route, kept apart, for files that hold planned routes only).
 ///
-/// Lengths are geodesics on WGS84 (``Geodesic``), summed within segments. Ascent and descent use
+/// Lengths are geodesics on WGS84 (``Geodesic/stepDistance(from:to:)``), summed within segments. Ascent and descent use
 /// ``method`` on each segment's elevations. Memory: two numbers per point of the current track.
 public final class StatisticsCollector: GPXHandler {
     /// The ascent method.
@@ -92,7 +92,7 @@ public final class StatisticsCollector: GPXHandler {
             current.bounds = Bounds(point.coordinate)
         }
         if let p = previous {
-            let step = Geodesic.wgs84.distance(from: p.coordinate, to: point.coordinate)
+            let step = Geodesic.wgs84.stepDistance(from: p.coordinate, to: point.coordinate)
             distance += step
             current.length2DMeters += step
             if let a = p.elevation, let b = point.elevation {

@@ -1,0 +1,102 @@
+import Foundation
+import RouteKit
+import Testing
+
+/// A small deterministic random source (SplitMix64) so that noisy tests are the same on every run.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func gaussian() -> Double {
+        let u = Double.random(in: Double.ulpOfOne..<1, using: &self)
+        let v = Double.random(in: 0..<1, using: &self)
+        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+    }
+}
+
+@Suite struct AscentTests {
+    /// Rolling hills: a sum of sines, 15 km, a fix every 1–5 m. True ascent from a 0.25 m grid.
+    func terrain(_ x: Double) -> Double {
+        400 + 25 * sin(x / 700) + 8 * sin(x / 130 + 1) + 3 * sin(x / 45 + 2)
+    }
+
+    func series(noise: Double, seed: UInt64) -> (ElevationSeries, Double) {
+        var random = SeededRandom(state: seed)
+        var s = ElevationSeries()
+        var x = 0.0
+        while x < 15_000 {
+            s.append(distance: x, elevation: terrain(x) + noise * random.gaussian())
+            x += Double.random(in: 1...5, using: &random)
+        }
+        var truth = 0.0
+        var previous = terrain(0)
+        for k in 1...Int(15_000 / 0.25) {
+            let e = terrain(Double(k) * 0.25)
+            truth += max(0, e - previous)
+            previous = e
+        }
+        return (s, truth)
+    }
+
+    @Test func exactElevationsGiveThePlainSumOfRises() {
+        let (s, truth) = series(noise: 0, seed: 1)
+        let result = AscentMethod.standard.ascentDescent(of: s)
+        let plain = zip(s.elevations, s.elevations.dropFirst()).reduce(0.0) { $0 + max(0, $1.1 - $1.0) }
+        // The curvature of the smallest hills (3 m over 280 m) reads as a few centimetres of "noise".
+        #expect(result.noiseMeters < 0.1)
+        #expect(result.smoothingMeters < 5)
+        #expect(abs(result.ascentMeters - plain) / plain < 0.005)
+        #expect(abs(result.ascentMeters - truth) / truth < 0.01)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func barometricNoiseIsRemovedToWithinTwoPercent(seed: UInt64) {
+        let (s, truth) = series(noise: 0.3, seed: seed)
+        let result = AscentMethod.standard.ascentDescent(of: s)
+        #expect(abs(result.noiseMeters - 0.3) < 0.05, "noise estimate \(result.noiseMeters)")
+        #expect(abs(result.ascentMeters - truth) / truth < 0.02, "\(result.ascentMeters) vs \(truth)")
+        let plain = zip(s.elevations, s.elevations.dropFirst()).reduce(0.0) { $0 + max(0, $1.1 - $1.0) }
+        #expect(plain > 2 * truth)  // what a plain sum would have said
+    }
+
+    @Test func fixedParametersAreHonoured() {
+        let (s, _) = series(noise: 0.3, seed: 4)
+        var method = AscentMethod()
+        method.smoothingMeters = 0
+        method.thresholdMeters = 0
+        let raw = method.ascentDescent(of: s)
+        let plain = zip(s.elevations, s.elevations.dropFirst()).reduce(0.0) { $0 + max(0, $1.1 - $1.0) }
+        #expect(abs(raw.ascentMeters - plain) < 1e-6)
+        method.thresholdMeters = 1e6
+        #expect(method.ascentDescent(of: s).ascentMeters < 60)  // one swing at most: the biggest hill
+    }
+
+    @Test func descentOfTheReversedLineIsTheAscent() {
+        let (s, _) = series(noise: 0.3, seed: 5)
+        let total = s.distances.last!
+        let reversed = ElevationSeries(distances: s.distances.reversed().map { total - $0 }, elevations: s.elevations.reversed())
+        let forward = AscentMethod.standard.ascentDescent(of: s)
+        let backward = AscentMethod.standard.ascentDescent(of: reversed)
+        #expect(abs(forward.ascentMeters - backward.descentMeters) < 0.5)
+    }
+
+    @Test func pointsWithoutElevationAreSkippedNotZero() throws {
+        var gpx = "<gpx><trk><trkseg>"
+        for i in 0..<400 {
+            let ele = i % 3 == 0 ? "" : "<ele>\(500 + 20 * sin(Double(i) / 40))</ele>"
+            gpx += "<trkpt lat=\"\(46 + Double(i) * 3e-5)\" lon=\"14\">\(ele)</trkpt>"
+        }
+        gpx += "</trkseg></trk></gpx>"
+        let collector = StatisticsCollector()
+        try GPXReader().read(bytes: Array(gpx.utf8), handler: collector)
+        let stats = try #require(collector.tracks.first)
+        #expect(stats.minElevationMeters! > 479)
+        #expect(try #require(stats.ascent).ascentMeters < 100)  // zeros would have made thousands
+        #expect(stats.points == 400)
+    }
+}
