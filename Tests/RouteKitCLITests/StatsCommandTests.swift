@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@Suite struct StatsCommandTests {
+    static let keys = [
+        "points", "segments", "length_2d_m", "length_3d_m", "ascent_m", "descent_m", "elevation_noise_m",
+        "min_elevation_m", "max_elevation_m", "start_time", "end_time", "duration_s", "moving_time_s",
+        "average_speed_mps", "max_speed_mps", "steepest_climb_pct", "steepest_descent_pct", "bounds",
+    ]
+
+    @Test func helpMatchesItsGoldenFile() throws {
+        let run = try CLI.run(["stats", "--help"])
+        #expect(run.status == 0)
+        let golden = CLI.golden.appendingPathComponent("stats-help.txt")
+        if ProcessInfo.processInfo.environment["ROUTEKIT_UPDATE_GOLDEN"] == "1" {
+            try run.standardOutput.write(to: golden, atomically: true, encoding: .utf8)
+        }
+        #expect(run.standardOutput == (try String(contentsOf: golden, encoding: .utf8)))
+    }
+
+    @Test func jsonHasTheDocumentedShape() throws {
+        let run = try CLI.run(["stats", "--format", "json", CLI.fixture("garmin-tpe.gpx"), CLI.fixture("gpx10.gpx")])
+        #expect(run.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        #expect((json["files"] as? [String])?.count == 2)
+        let tracks = try #require(json["tracks"] as? [[String: Any]])
+        #expect(tracks.count == 2)
+        #expect(tracks[0]["name"] as? String == "Vršič loop")
+        #expect((tracks[0]["file"] as? String)?.hasSuffix("garmin-tpe.gpx") == true)
+        for key in Self.keys {
+            #expect(tracks[0].keys.contains(key), "\(key)")
+        }
+        let total = try #require(json["total"] as? [String: Any])
+        #expect(Set(total.keys) == Set(Self.keys))
+        #expect(total["points"] as? Int == 8)
+        #expect(total["segments"] as? Int == 4)
+        #expect((total["bounds"] as? [Double])?.count == 4)
+    }
+
+    @Test func unknownValuesAreNullNeverZero() throws {
+        let gpx = "<gpx><trk><trkseg><trkpt lat=\"46\" lon=\"14\"/><trkpt lat=\"46.001\" lon=\"14\"/></trkseg></trk></gpx>"
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bare.gpx").path
+        try Data(gpx.utf8).write(to: URL(fileURLWithPath: path))
+        let run = try CLI.run(["stats", "--format", "json", path])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let track = try #require((json["tracks"] as? [[String: Any]])?.first)
+        for key in ["ascent_m", "min_elevation_m", "start_time", "duration_s", "moving_time_s", "average_speed_mps"] {
+            #expect(track[key] is NSNull, "\(key)")
+        }
+        #expect(abs((track["length_2d_m"] as? Double ?? 0) - 111.141) < 0.01)
+        let table = try CLI.run(["stats", path])
+        #expect(table.standardOutput.contains("0.11 km"))
+        #expect(table.standardOutput.contains("–"))
+    }
+
+    @Test func csvHasTheSameNamesAsColumnsAndATotalRow() throws {
+        let run = try CLI.run(["stats", "--format", "csv", CLI.fixture("garmin-tpe.gpx")])
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0] == (["file", "name"] + Self.keys).joined(separator: ","))
+        #expect(lines[2].hasPrefix(",total,6,3,"))
+    }
+
+    @Test func tableShowsReadableUnits() throws {
+        let run = try CLI.run(["stats", CLI.fixture("gpx10.gpx")])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("GPX 1.0 track"))
+        #expect(run.standardOutput.contains(" km"))
+        #expect(run.standardOutput.contains("0:00:05"))
+    }
+
+    @Test func badOptionsAreUsageErrors() throws {
+        #expect(try CLI.run(["stats"]).status == 64)
+        #expect(try CLI.run(["stats", "--format", "xml", "a.gpx"]).status == 64)
+        let threshold = try CLI.run(["stats", "--threshold", "-3", "a.gpx"])
+        #expect(threshold.status == 64)
+        #expect(threshold.standardError.contains("--threshold takes metres from 0 to 10000"))
+        #expect(try CLI.run(["stats", "/nonexistent.gpx"]).status == 66)
+    }
+}
