@@ -1,0 +1,201 @@
+import Glibc
+
+/// Elevation against distance along a track, as riders read it: the distance runs on across segment
+/// breaks (without counting the gap), the elevations are smoothed as for the ascent, and every sample has
+/// the grade of the road around it.
+public struct ElevationProfile: Sendable {
+    /// One sample of the profile.
+    public struct Sample: Hashable, Sendable {
+        /// Distance from the start in metres.
+        public var distanceMeters: Double
+        /// Elevation as recorded, metres.
+        public var elevationMeters: Double
+        /// Elevation after the ascent method's smoothing, metres.
+        public var smoothedElevationMeters: Double
+        /// Grade in percent over ``ElevationProfile/gradeWindowMeters`` centred on the sample (positive up).
+        public var gradePercent: Double
+    }
+
+    /// The track's name.
+    public var name: String?
+    /// The samples, by distance.
+    public var samples: [Sample]
+    /// The track's numbers (length, ascent, …), computed with the same method.
+    public var statistics: TrackStatistics
+    /// The distance along the track of each point, with its position, for placing waypoints.
+    public var positions: [(distanceMeters: Double, coordinate: Coordinate)]
+
+    /// The stretch over which a sample's grade is taken, metres.
+    public static let gradeWindowMeters = 100.0
+
+    /// The profile of `track` with `method`'s smoothing.
+    public init(track: Track, method: AscentMethod = .standard) {
+        let collector = StatisticsCollector(method: method)
+        collector.keepSeries = true
+        collector.beginTrack()
+        var positions: [(distanceMeters: Double, coordinate: Coordinate)] = []
+        var distance = 0.0
+        for segment in track.segments {
+            collector.beginSegment()
+            var previous: Coordinate?
+            for point in segment.points {
+                if let previous { distance += Geodesic.wgs84.stepDistance(from: previous, to: point.coordinate) }
+                positions.append((distance, point.coordinate))
+                previous = point.coordinate
+                collector.trackPoint(point)
+            }
+            collector.endSegment()
+        }
+        collector.endTrack(track.details)
+        self.name = track.name
+        self.statistics = collector.tracks[0]
+        self.positions = positions
+        let series = collector.trackSeries[0]
+        let smoothed = collector.smoothedLine
+        var samples: [Sample] = []
+        samples.reserveCapacity(series.count)
+        for i in 0..<series.count {
+            samples.append(Sample(
+                distanceMeters: series.distances[i], elevationMeters: series.elevations[i],
+                smoothedElevationMeters: i < smoothed.count ? smoothed[i] : series.elevations[i], gradePercent: 0))
+        }
+        // Grades from the smoothed elevations half a window either side (clamped at the ends).
+        var lo = 0
+        var hi = 0
+        let half = Self.gradeWindowMeters / 2
+        for i in samples.indices {
+            let x = samples[i].distanceMeters
+            while samples[lo].distanceMeters < x - half { lo += 1 }
+            while hi + 1 < samples.count && samples[hi].distanceMeters < x + half { hi += 1 }
+            let run = samples[hi].distanceMeters - samples[lo].distanceMeters
+            if run > 0 {
+                samples[i].gradePercent = (samples[hi].smoothedElevationMeters - samples[lo].smoothedElevationMeters) / run * 100
+            }
+        }
+        self.samples = samples
+    }
+
+    /// At most `count` samples that draw the same line at that resolution: Largest-Triangle-Three-Buckets
+    /// downsampling (each bucket keeps the sample that makes the largest triangle with its neighbours, so
+    /// peaks and dips stay), with the highest and lowest samples always kept.
+    public func downsampled(to count: Int) -> [Sample] {
+        let n = samples.count
+        guard count >= 3, n > count else { return samples }
+        let highest = samples.indices.max { samples[$0].smoothedElevationMeters < samples[$1].smoothedElevationMeters }!
+        let lowest = samples.indices.min { samples[$0].smoothedElevationMeters < samples[$1].smoothedElevationMeters }!
+        var chosen = [0]
+        let bucketSize = Double(n - 2) / Double(count - 2)
+        var a = 0
+        for bucket in 0..<(count - 2) {
+            let start = Int(Double(bucket) * bucketSize) + 1
+            let end = min(Int(Double(bucket + 1) * bucketSize) + 1, n - 1)
+            let nextStart = end
+            let nextEnd = min(Int(Double(bucket + 2) * bucketSize) + 1, n)
+            var avgX = 0.0
+            var avgY = 0.0
+            for k in nextStart..<max(nextEnd, nextStart + 1) where k < n {
+                avgX += samples[k].distanceMeters
+                avgY += samples[k].smoothedElevationMeters
+            }
+            let span = Double(max(nextEnd - nextStart, 1))
+            avgX /= span
+            avgY /= span
+            var best = start
+            var bestArea = -1.0
+            if (start..<end).contains(highest) {
+                best = highest
+            } else if (start..<end).contains(lowest) {
+                best = lowest
+            } else {
+                for k in start..<max(end, start + 1) where k < n {
+                    let ax = samples[a].distanceMeters
+                    let ay = samples[a].smoothedElevationMeters
+                    let area = abs((ax - avgX) * (samples[k].smoothedElevationMeters - ay)
+                        - (ax - samples[k].distanceMeters) * (avgY - ay))
+                    if area > bestArea {
+                        bestArea = area
+                        best = k
+                    }
+                }
+            }
+            chosen.append(best)
+            a = best
+        }
+        chosen.append(n - 1)
+        return chosen.map { samples[$0] }
+    }
+
+    /// Where a waypoint lies along the track: the distance along it of the nearest point of the track,
+    /// and how far off the track the waypoint is.
+    public struct Placement: Hashable, Sendable {
+        public var distanceMeters: Double
+        public var offTrackMeters: Double
+    }
+
+    /// Places `coordinate` on the track: the nearest track position (projected onto the step between
+    /// fixes, in a local plane), or nil for a profile without positions.
+    public func place(_ coordinate: Coordinate) -> Placement? {
+        guard !positions.isEmpty else { return nil }
+        var bestIndex = 0
+        var best = Double.infinity
+        for (i, p) in positions.enumerated() {
+            // A cheap equirectangular distance to find the candidate; the answer is computed exactly below.
+            let dy = p.coordinate.latitude - coordinate.latitude
+            let dx = (p.coordinate.longitude - coordinate.longitude) * cosine(coordinate.latitude)
+            let d = dx * dx + dy * dy
+            if d < best {
+                best = d
+                bestIndex = i
+            }
+        }
+        var placement = Placement(
+            distanceMeters: positions[bestIndex].distanceMeters,
+            offTrackMeters: coordinate.distance(to: positions[bestIndex].coordinate))
+        // Refine on the steps either side: project onto each in a local plane around the waypoint.
+        for j in [bestIndex - 1, bestIndex] where j >= 0 && j + 1 < positions.count {
+            let a = positions[j]
+            let b = positions[j + 1]
+            let c = cosine(coordinate.latitude)
+            let ax = (a.coordinate.longitude - coordinate.longitude) * c
+            let ay = a.coordinate.latitude - coordinate.latitude
+            let bx = (b.coordinate.longitude - coordinate.longitude) * c
+            let by = b.coordinate.latitude - coordinate.latitude
+            let vx = bx - ax
+            let vy = by - ay
+            let length2 = vx * vx + vy * vy
+            guard length2 > 0 else { continue }
+            let t = max(0, min(1, -(ax * vx + ay * vy) / length2))
+            let foot = Coordinate(
+                latitude: a.coordinate.latitude + t * (b.coordinate.latitude - a.coordinate.latitude),
+                longitude: a.coordinate.longitude + t * (b.coordinate.longitude - a.coordinate.longitude))
+            let off = coordinate.distance(to: foot)
+            if off < placement.offTrackMeters {
+                placement = Placement(
+                    distanceMeters: a.distanceMeters + t * (b.distanceMeters - a.distanceMeters), offTrackMeters: off)
+            }
+        }
+        return placement
+    }
+
+    private func cosine(_ latitudeDegrees: Double) -> Double {
+        Glibc.cos(latitudeDegrees * .pi / 180)
+    }
+
+    /// The smoothed elevation at a distance, interpolated; nil for an empty profile.
+    public func elevation(atDistance distance: Double) -> Double? {
+        guard let first = samples.first else { return nil }
+        if distance <= first.distanceMeters { return first.smoothedElevationMeters }
+        var lo = 0
+        var hi = samples.count - 1
+        if distance >= samples[hi].distanceMeters { return samples[hi].smoothedElevationMeters }
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if samples[mid].distanceMeters <= distance { lo = mid } else { hi = mid }
+        }
+        let a = samples[lo]
+        let b = samples[hi]
+        let span = b.distanceMeters - a.distanceMeters
+        let t = span > 0 ? (distance - a.distanceMeters) / span : 0
+        return a.smoothedElevationMeters + t * (b.smoothedElevationMeters - a.smoothedElevationMeters)
+    }
+}

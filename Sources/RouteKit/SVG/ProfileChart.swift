@@ -1,0 +1,189 @@
+/// Draws an ``ElevationProfile`` as an SVG chart: distance (km) across, elevation (m) up, a grid at nice
+/// numbers, the area under the curve coloured by gradient class with a legend, the highest and lowest
+/// points labelled, control points marked, and a title with the name, length, ascent and descent.
+///
+/// The outline has at most one vertex per pixel of the plot's width (``ElevationProfile/downsampled(to:)``
+/// keeps peaks and dips), so a 450,000-point route gives a chart of a few tens of kilobytes.
+public struct ProfileChart {
+    /// A gradient class: grades (up or down) from `minimumPercent` up to the next class.
+    public struct GradientClass: Hashable, Sendable {
+        public var minimumPercent: Double
+        public var label: String
+        public var color: String
+    }
+
+    /// The classes, by increasing grade.
+    public static let classes = [
+        GradientClass(minimumPercent: 0, label: "< 3 %", color: "#9ccf7f"),
+        GradientClass(minimumPercent: 3, label: "3–6 %", color: "#f1d866"),
+        GradientClass(minimumPercent: 6, label: "6–10 %", color: "#f3a14b"),
+        GradientClass(minimumPercent: 10, label: "10–15 %", color: "#df5437"),
+        GradientClass(minimumPercent: 15, label: "> 15 %", color: "#8f1d3f"),
+    ]
+
+    /// A control point to mark: its label and where it lies along the track.
+    public struct Marker: Hashable, Sendable {
+        public var label: String
+        public var distanceMeters: Double
+
+        public init(label: String, distanceMeters: Double) {
+            self.label = label
+            self.distanceMeters = distanceMeters
+        }
+    }
+
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double = 1000, height: Double = 360) {
+        self.width = width
+        self.height = height
+    }
+
+    static func classIndex(_ grade: Double) -> Int {
+        let g = abs(grade)
+        return classes.lastIndex { g >= $0.minimumPercent } ?? 0
+    }
+
+    /// The SVG text of the chart.
+    public func render(_ profile: ElevationProfile, markers: [Marker] = []) -> String {
+        var svg = SVGWriter(width: width, height: height)
+        let left = 64.0
+        let right = 24.0
+        let top = markers.isEmpty ? 66.0 : 96.0
+        let bottom = 78.0
+        let plotWidth = max(width - left - right, 10)
+        let plotHeight = max(height - top - bottom, 10)
+        let stats = profile.statistics
+        let length = max(profile.samples.last?.distanceMeters ?? 0, stats.length2DMeters, 1)
+
+        let title = profile.name ?? "Elevation profile"
+        var subtitle = "\(Self.km(stats.length2DMeters)) km"
+        if let a = stats.ascent {
+            subtitle += "  ·  ↑ \(Self.grouped(a.ascentMeters)) m  ·  ↓ \(Self.grouped(a.descentMeters)) m"
+        }
+        svg.rect(x: 0, y: 0, width: width, height: height, attributes: "fill=\"#ffffff\"")
+        svg.text(title, x: left, y: 24, attributes: "font-size=\"17\" font-weight=\"bold\" fill=\"#222\"")
+        svg.text(subtitle, x: left, y: 43, attributes: "font-size=\"13\" fill=\"#444\"")
+
+        guard !profile.samples.isEmpty else {
+            svg.text("No elevations in this track", x: left + plotWidth / 2, y: top + plotHeight / 2,
+                     attributes: "font-size=\"14\" fill=\"#666\" text-anchor=\"middle\"")
+            return svg.document(title: title)
+        }
+        let points = profile.downsampled(to: Int(plotWidth))
+        let lowest = points.map(\.smoothedElevationMeters).min()!
+        let highest = points.map(\.smoothedElevationMeters).max()!
+        let pad = max((highest - lowest) * 0.08, 5)
+        let yTicks = SVGWriter.ticks(from: lowest - pad, to: highest + pad, count: 5)
+        let yMin = min(yTicks.first! - (yTicks.count > 1 ? yTicks[1] - yTicks[0] : 10) * 0.0, lowest - pad)
+        let yMax = max(yTicks.last!, highest + pad)
+        func x(_ d: Double) -> Double { left + d / length * plotWidth }
+        func y(_ e: Double) -> Double { top + (yMax - e) / (yMax - yMin) * plotHeight }
+        let base = top + plotHeight
+
+        // Grid and axes.
+        for t in yTicks where t >= yMin && t <= yMax {
+            svg.line(left, y(t), left + plotWidth, y(t), attributes: "stroke=\"#e3e3e3\" stroke-width=\"1\"")
+            svg.text("\(Self.grouped(t))", x: left - 8, y: y(t) + 4, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
+        }
+        let xTicks = SVGWriter.ticks(from: 0, to: length / 1000, count: max(2, Int(plotWidth / 90)))
+        for t in xTicks {
+            svg.line(x(t * 1000), top, x(t * 1000), base, attributes: "stroke=\"#eeeeee\" stroke-width=\"1\"")
+            svg.text(SVGWriter.number(t, decimals: 1), x: x(t * 1000), y: base + 16,
+                     attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"middle\"")
+        }
+        svg.text("km", x: left + plotWidth, y: base + 31, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
+        svg.text("m", x: left - 8, y: top - 8, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
+
+        // The area, one polygon per run of a gradient class.
+        var run: [(Double, Double)] = []
+        var runClass = Self.classIndex(points[0].gradePercent)
+        func flush() {
+            guard run.count >= 2 else { return }
+            let polygon = run + [(run.last!.0, base), (run.first!.0, base)]
+            // A hairline of the same colour closes the anti-aliasing seams between neighbouring runs.
+            let color = Self.classes[runClass].color
+            svg.path(polygon, closed: true, attributes: "fill=\"\(color)\" stroke=\"\(color)\" stroke-width=\"0.6\"")
+        }
+        for (i, p) in points.enumerated() {
+            let c = Self.classIndex(i + 1 < points.count ? max(abs(p.gradePercent), abs(points[i + 1].gradePercent)) : p.gradePercent)
+            let vertex = (x(p.distanceMeters), y(p.smoothedElevationMeters))
+            if c != runClass && !run.isEmpty {
+                run.append(vertex)
+                flush()
+                run = [vertex]
+                runClass = c
+            } else {
+                run.append(vertex)
+            }
+        }
+        flush()
+        svg.path(points.map { (x($0.distanceMeters), y($0.smoothedElevationMeters)) },
+                 attributes: "fill=\"none\" stroke=\"#333\" stroke-width=\"1.4\" stroke-linejoin=\"round\"")
+        svg.line(left, base, left + plotWidth, base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
+        svg.line(left, top, left, base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
+
+        // Highest and lowest points.
+        if let high = points.max(by: { $0.smoothedElevationMeters < $1.smoothedElevationMeters }),
+            let low = points.min(by: { $0.smoothedElevationMeters < $1.smoothedElevationMeters })
+        {
+            for (p, above) in [(high, true), (low, false)] {
+                let px = x(p.distanceMeters)
+                let py = y(p.smoothedElevationMeters)
+                svg.circle(x: px, y: py, radius: 3.5, attributes: "fill=\"#fff\" stroke=\"#222\" stroke-width=\"1.5\"")
+                let label = "\(above ? "▲" : "▼") \(Self.grouped(p.smoothedElevationMeters)) m"
+                if above {
+                    let anchor = px > left + plotWidth - 60 ? "end" : px < left + 60 ? "start" : "middle"
+                    svg.text(label, x: px, y: py - 9,
+                             attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(anchor)\"")
+                } else {
+                    // Beside the low point, inside the plot, on the side with room.
+                    let toLeft = px > left + plotWidth - 80
+                    svg.text(label, x: toLeft ? px - 8 : px + 8, y: min(py - 6, base - 6),
+                             attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(toLeft ? "end" : "start")\"")
+                }
+            }
+        }
+
+        // Control points: a dashed line up from the profile and the name, turned to fit.
+        for marker in markers.sorted(by: { $0.distanceMeters < $1.distanceMeters }) {
+            let px = x(marker.distanceMeters)
+            let py = y(profile.elevation(atDistance: marker.distanceMeters) ?? lowest)
+            svg.line(px, py, px, top - 4, attributes: "stroke=\"#1b5fa8\" stroke-width=\"1\" stroke-dasharray=\"3 3\"")
+            svg.circle(x: px, y: py, radius: 3, attributes: "fill=\"#1b5fa8\"")
+            svg.raw("<text x=\"\(SVGWriter.number(px + 4))\" y=\"\(SVGWriter.number(top - 6))\" font-size=\"11\" fill=\"#1b5fa8\" transform=\"rotate(-35 \(SVGWriter.number(px + 4)) \(SVGWriter.number(top - 6)))\">\(SVGWriter.escape(marker.label))</text>")
+        }
+
+        // Legend.
+        var lx = left
+        let ly = height - 22
+        svg.text("Gradient (up or down):", x: lx, y: ly + 10, attributes: "font-size=\"11\" fill=\"#444\"")
+        lx += 138
+        for c in Self.classes {
+            svg.rect(x: lx, y: ly, width: 14, height: 12, attributes: "fill=\"\(c.color)\"")
+            svg.text(c.label, x: lx + 18, y: ly + 10, attributes: "font-size=\"11\" fill=\"#444\"")
+            lx += 76
+        }
+        return svg.document(title: "\(title): \(subtitle)")
+    }
+
+    static func km(_ meters: Double) -> String {
+        let v = (meters / 10).rounded() / 100
+        var s = grouped(v.rounded(.towardZero))
+        let cents = Int(((v - v.rounded(.towardZero)) * 100).rounded())
+        s += "." + (cents < 10 ? "0" : "") + String(cents)
+        return s
+    }
+
+    static func grouped(_ value: Double) -> String {
+        let n = Int(value.rounded())
+        let digits = String(abs(n))
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+}

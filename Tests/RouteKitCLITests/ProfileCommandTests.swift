@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@Suite struct ProfileCommandTests {
+    static let stage = CLI.root.appendingPathComponent("data/stkp/Etapa 1.gpx").path
+    static let controlPoints = CLI.root.appendingPathComponent("data/stkp/KT.gpx").path
+
+    @Test func helpMatchesItsGoldenFile() throws {
+        let run = try CLI.run(["profile", "--help"])
+        #expect(run.status == 0)
+        let golden = CLI.golden.appendingPathComponent("profile-help.txt")
+        if ProcessInfo.processInfo.environment["ROUTEKIT_UPDATE_GOLDEN"] == "1" {
+            try run.standardOutput.write(to: golden, atomically: true, encoding: .utf8)
+        }
+        #expect(run.standardOutput == (try String(contentsOf: golden, encoding: .utf8)))
+    }
+
+    @Test func drawsTheStageWithItsControlPointsAndWarnsAboutTheFarOnes() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("profile.svg").path
+        let run = try CLI.run(["profile", Self.stage, "--waypoints", Self.controlPoints, "-o", out])
+        #expect(run.status == 0)
+        let svg = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(svg.hasPrefix("<?xml"))
+        #expect(svg.contains(">KT 1.1</text>") && svg.contains(">KT 1.2</text>"))
+        #expect(!svg.contains(">KT 2.1</text>"))
+        #expect(run.standardError.contains("9 waypoints further than 200 m from the track left out"))
+        #expect(svg.contains("Etapa 1: Kranjska Gora – Bovec"))
+    }
+
+    @Test func seriesAsCSVAndJSONAgreeWithStats() throws {
+        let csv = try CLI.run(["profile", "--format", "csv", Self.stage])
+        let lines = csv.standardOutput.split(separator: "\n")
+        #expect(lines.first == "distance_m,elevation_m,smoothed_elevation_m,grade_pct")
+        #expect(lines.count > 9000)
+        let json = try CLI.run(["profile", "--format", "json", "--waypoints", Self.controlPoints, "-q", Self.stage])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let stats = try CLI.run(["stats", "--format", "json", Self.stage])
+        let total = try #require((try JSONSerialization.jsonObject(with: Data(stats.standardOutput.utf8)) as? [String: Any])?["total"] as? [String: Any])
+        #expect(object["ascent_m"] as? Double == total["ascent_m"] as? Double)
+        #expect(object["length_2d_m"] as? Double == total["length_2d_m"] as? Double)
+        let waypoints = try #require(object["waypoints"] as? [[String: Any]])
+        #expect(waypoints.map { $0["name"] as? String } == ["KT 1.1", "KT 1.2"])
+        #expect(waypoints.allSatisfy { ($0["off_track_m"] as? Double ?? 999) < 200 })
+    }
+
+    @Test func badOptionsAreUsageErrors() throws {
+        #expect(try CLI.run(["profile"]).status == 64)
+        let bare = try CLI.run(["profile", Self.stage, "--max-distance", "200"])
+        #expect(bare.status == 64)
+        #expect(bare.standardError.contains("needs a unit, for example 200m"))
+        #expect(try CLI.run(["profile", Self.stage, "--width", "20"]).status == 64)
+        #expect(try CLI.run(["profile", Self.stage, Self.stage]).status == 64)
+        #expect(try CLI.run(["profile", Self.stage, "--format", "csv", "--waypoints", Self.controlPoints]).status == 64)
+    }
+}
