@@ -24,20 +24,35 @@ public struct GeoJSONReader {
     /// - Throws: ``GeoJSONError`` when the input is not JSON or not GeoJSON, ``IOError`` when reading fails,
     ///   and whatever `handler` throws.
     public func read(_ input: InputFile, handler: GPXHandler) throws {
+        let context = FeatureConverter(reader: self, handler: handler)
+        try GeoJSONFeatureStream.forEachFeature(in: input) { feature, line, column in
+            try context.convert(feature: feature, line: line, column: column)
+        }
+    }
+}
+
+/// Walks GeoJSON feature by feature: a FeatureCollection (its features streamed one at a time), a single
+/// Feature, a bare geometry (as a Feature without properties), or a text sequence of any of these.
+enum GeoJSONFeatureStream {
+    static let geometryTypes: Set<String> = [
+        "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection",
+    ]
+
+    /// Calls `body` with each Feature and the line and column where it starts.
+    static func forEachFeature(in input: InputFile, _ body: (JSONValue, Int, Int) throws -> Void) throws {
         let parser = JSONStreamParser(input: input)
-        let context = FeatureConverter(reader: self, handler: handler, parser: parser)
         try parser.skipByteOrderMark()
         var sawValue = false
         while true {
             try parser.skipSpace(separators: true)
             guard try parser.peek() != nil else { break }
             sawValue = true
-            try readTopLevel(parser, context)
+            try readTopLevel(parser, body)
         }
         guard sawValue else { throw GeoJSONError.notGeoJSON(line: 1, column: 1, reason: "the file is empty") }
     }
 
-    private func readTopLevel(_ parser: JSONStreamParser, _ context: FeatureConverter) throws {
+    private static func readTopLevel(_ parser: JSONStreamParser, _ body: (JSONValue, Int, Int) throws -> Void) throws {
         let line = parser.line
         let column = parser.column
         guard try parser.peek() == 0x7B else {
@@ -53,7 +68,6 @@ public struct GeoJSONReader {
                 if key == "features" {
                     try parser.skipSpace()
                     if try parser.peek() == 0x5B {
-                        // Stream the features one by one.
                         try parser.expect(0x5B, "'['")
                         streamedFeatures = true
                         if !(try parser.consume(0x5D)) {
@@ -62,7 +76,7 @@ public struct GeoJSONReader {
                                 let featureLine = parser.line
                                 let featureColumn = parser.column
                                 let feature = try parser.value(depth: 2)
-                                try context.convert(feature: feature, line: featureLine, column: featureColumn)
+                                try body(feature, featureLine, featureColumn)
                             } while try parser.consume(0x2C)
                             try parser.expect(0x5D, "',' or ']' after a feature")
                         }
@@ -80,10 +94,9 @@ public struct GeoJSONReader {
                 throw GeoJSONError.notGeoJSON(line: line, column: column, reason: "a FeatureCollection without a features array")
             }
         case "Feature":
-            try context.convert(feature: object, line: line, column: column)
-        case let type? where FeatureConverter.geometryTypes.contains(type):
-            try context.convert(
-                feature: .object([("type", .string("Feature")), ("geometry", object)]), line: line, column: column)
+            try body(object, line, column)
+        case let type? where geometryTypes.contains(type):
+            try body(.object([("type", .string("Feature")), ("geometry", object)]), line, column)
         case let type?:
             throw GeoJSONError.notGeoJSON(line: line, column: column, reason: "unknown type '\(type)'")
         case nil:
@@ -94,9 +107,6 @@ public struct GeoJSONReader {
 
 /// Turns one GeoJSON Feature into GPX handler calls.
 private final class FeatureConverter {
-    static let geometryTypes: Set<String> = [
-        "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection",
-    ]
     private static let columns: [(String, SensorReadings.Kind)] = [
         ("heart", .heartRate), ("cads", .cadence), ("atemps", .airTemperature), ("wtemps", .waterTemperature),
         ("depths", .depth), ("speeds", .speed), ("courses", .course), ("powers", .power),
@@ -104,15 +114,13 @@ private final class FeatureConverter {
 
     let reader: GeoJSONReader
     let handler: GPXHandler
-    let parser: JSONStreamParser
     private var line = 0
     private var column = 0
     private var featureIndex = 0
 
-    init(reader: GeoJSONReader, handler: GPXHandler, parser: JSONStreamParser) {
+    init(reader: GeoJSONReader, handler: GPXHandler) {
         self.reader = reader
         self.handler = handler
-        self.parser = parser
     }
 
     private func warn(_ message: String) throws {

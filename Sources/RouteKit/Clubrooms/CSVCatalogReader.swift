@@ -1,0 +1,164 @@
+import Glibc
+
+/// Reads clubrooms from CSV with a header: commas, semicolons or tabs (whichever the header uses), quoted
+/// fields, decimal commas, UTF-8 (with or without a byte-order mark) or Windows-1250 as Czech spreadsheet
+/// programs export it (converted with the C library's iconv).
+///
+/// Latitude and longitude columns are found by their usual names (`lat`, `latitude`, `y`, `Realty_GpsLatitude`,
+/// `šířka`…; `lon`, `lng`, `longitude`, `x`, `Realty_GpsLongitude`, `délka`…) or named explicitly. Other
+/// columns are matched to the SkautIS fields by the SkautIS names or plain ones (`id`, `name`, `unit`,
+/// `registration_number`, `street`, `city`, `postcode`, `weekday`, `time_from`, `time_to`, `age_from`,
+/// `age_to`, …).
+public struct CSVCatalogReader {
+    /// Explicit column names for the coordinates.
+    public struct Columns: Sendable {
+        public var latitude: String?
+        public var longitude: String?
+        public init(latitude: String? = nil, longitude: String? = nil) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+
+    var columns: Columns
+
+    init(columns: Columns = Columns()) {
+        self.columns = columns
+    }
+
+    static let latitudeNames: Set<String> = ["lat", "latitude", "y", "realty_gpslatitude", "gps_lat", "gpslatitude", "sirka", "šířka", "zemepisna_sirka", "zeměpisná šířka", "zeměpisná_šířka"]
+    static let longitudeNames: Set<String> = ["lon", "lng", "long", "longitude", "x", "realty_gpslongitude", "gps_lon", "gpslongitude", "delka", "délka", "zemepisna_delka", "zeměpisná délka", "zeměpisná_délka"]
+    static let aliases: [String: String] = [
+        "id": "Realty_ID", "realty_id": "Realty_ID", "name": "Name", "nazev": "Name", "název": "Name",
+        "unit": "Unit", "jednotka": "Unit", "id_unit": "ID_Unit", "registrationnumber": "RegistrationNumber",
+        "registration_number": "RegistrationNumber", "evidencni_cislo": "RegistrationNumber", "ev_cislo": "RegistrationNumber",
+        "type": "Realty_RealtyType", "realty_realtytype": "Realty_RealtyType", "street": "Realty_Street", "ulice": "Realty_Street",
+        "realty_street": "Realty_Street", "city": "Realty_City", "obec": "Realty_City", "mesto": "Realty_City", "město": "Realty_City",
+        "realty_city": "Realty_City", "postcode": "Realty_Postcode", "psc": "Realty_Postcode", "psč": "Realty_Postcode",
+        "realty_postcode": "Realty_Postcode", "description": "Realty_Description", "realty_description": "Realty_Description",
+        "note": "Realty_Note", "realty_note": "Realty_Note", "occupation_note": "Occupation_Note",
+        "weekday": "MeetingDate_WeekDay", "meetingdate_weekday": "MeetingDate_WeekDay", "time_from": "MeetingDate_TimeFrom",
+        "meetingdate_timefrom": "MeetingDate_TimeFrom", "time_to": "MeetingDate_TimeTo", "meetingdate_timeto": "MeetingDate_TimeTo",
+        "periodicity": "MeetingDate_Periodicity", "meetingdate_periodicity": "MeetingDate_Periodicity",
+        "age_from": "AdvertisingCategory_AgeFrom", "advertisingcategory_agefrom": "AdvertisingCategory_AgeFrom",
+        "age_to": "AdvertisingCategory_AgeTo", "advertisingcategory_ageto": "AdvertisingCategory_AgeTo",
+        "sex": "AdvertisingCategory_ID_Sex", "advertisingcategory_id_sex": "AdvertisingCategory_ID_Sex",
+        "meeting_note": "AdvertisingCategory_Note", "advertisingcategory_note": "AdvertisingCategory_Note",
+    ]
+
+    func read(_ input: InputFile, into catalog: inout ClubroomCatalog) throws {
+        var bytes = try input.readAll()
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            bytes.removeFirst(3)
+        } else if String(validating: bytes, as: UTF8.self) == nil {
+            bytes = try Self.windows1250ToUTF8(bytes, path: input.path)
+        }
+        let rows = Self.rows(bytes)
+        guard let header = rows.first else { throw CatalogError.unknownFormat("\(input.path) is empty") }
+        let names = header.fields.map { $0.trimmingSpaces() }
+        let lowered = names.map { $0.lowercased() }
+        func find(_ explicit: String?, _ usual: Set<String>, _ what: String) throws -> Int {
+            if let explicit {
+                guard let i = names.firstIndex(of: explicit) ?? lowered.firstIndex(of: explicit.lowercased()) else {
+                    throw CatalogError.missingColumn("'\(explicit)'")
+                }
+                return i
+            }
+            guard let i = lowered.firstIndex(where: { usual.contains($0) }) else { throw CatalogError.missingColumn(what) }
+            return i
+        }
+        let latColumn = try find(columns.latitude, Self.latitudeNames, "latitude")
+        let lonColumn = try find(columns.longitude, Self.longitudeNames, "longitude")
+        var keys = names.enumerated().map { i, name -> String in
+            if let alias = Self.aliases[name.lowercased()] { return alias }
+            return name
+        }
+        keys[latColumn] = "Realty_GpsLatitude"
+        keys[lonColumn] = "Realty_GpsLongitude"
+        for row in rows.dropFirst() where !(row.fields.count == 1 && row.fields[0].trimmingSpaces().isEmpty) {
+            var fields: [String: String] = [:]
+            for (i, value) in row.fields.enumerated() where i < keys.count { fields[keys[i]] = value }
+            catalog.add(fields, file: input.path, line: row.line)
+        }
+    }
+
+    /// Rows of fields, with the line each row starts on; the delimiter is the one the header uses most.
+    static func rows(_ bytes: [UInt8]) -> [(fields: [String], line: Int)] {
+        let headerEnd = bytes.firstIndex(of: 0x0A) ?? bytes.count
+        let header = bytes[0..<headerEnd]
+        let candidates: [UInt8] = [0x3B, 0x2C, 0x09]
+        let delimiter = candidates.max { a, b in header.filter { $0 == a }.count < header.filter { $0 == b }.count } ?? 0x2C
+        var rows: [(fields: [String], line: Int)] = []
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var quoted = false
+        var line = 1
+        var rowLine = 1
+        var i = 0
+        func endField() {
+            fields.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+        }
+        while i < bytes.count {
+            let c = bytes[i]
+            if quoted {
+                if c == 0x22 {
+                    if i + 1 < bytes.count && bytes[i + 1] == 0x22 {
+                        field.append(0x22)
+                        i += 1
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    if c == 0x0A { line += 1 }
+                    field.append(c)
+                }
+            } else if c == 0x22 && field.isEmpty {
+                quoted = true
+            } else if c == delimiter {
+                endField()
+            } else if c == 0x0A || c == 0x0D {
+                if c == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A { i += 1 }
+                endField()
+                rows.append((fields, rowLine))
+                fields = []
+                line += 1
+                rowLine = line
+            } else {
+                field.append(c)
+            }
+            i += 1
+        }
+        if !field.isEmpty || !fields.isEmpty {
+            endField()
+            rows.append((fields, rowLine))
+        }
+        return rows
+    }
+
+    /// Windows-1250 text as UTF-8, through iconv.
+    static func windows1250ToUTF8(_ bytes: [UInt8], path: String) throws -> [UInt8] {
+        let converter = iconv_open("UTF-8", "WINDOWS-1250")  // (iconv_t)-1 on error
+        guard let converter, Int(bitPattern: converter) != -1 else {
+            throw CatalogError.unknownFormat("\(path) is not UTF-8, and Windows-1250 conversion is not available")
+        }
+        defer { iconv_close(converter) }
+        var input = bytes.map { CChar(bitPattern: $0) }
+        var output = [CChar](repeating: 0, count: bytes.count * 3 + 16)
+        let produced = input.withUnsafeMutableBufferPointer { inBuffer -> Int in
+            output.withUnsafeMutableBufferPointer { outBuffer -> Int in
+                var inPointer: UnsafeMutablePointer<CChar>? = inBuffer.baseAddress
+                var inLeft = inBuffer.count
+                var outPointer: UnsafeMutablePointer<CChar>? = outBuffer.baseAddress
+                var outLeft = outBuffer.count
+                // (size_t)-1 on error; Windows-1250 has a character for almost every byte, so an error is rare.
+                let result = iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
+                return result == -1 && inLeft > 0 ? -1 : outBuffer.count - outLeft
+            }
+        }
+        guard produced >= 0 else {
+            throw CatalogError.unknownFormat("\(path) is neither UTF-8 nor Windows-1250 text")
+        }
+        return output[0..<produced].map { UInt8(bitPattern: $0) }
+    }
+}

@@ -1,0 +1,117 @@
+/// Clubrooms read from one or more catalog files, merged by id, with what was left out.
+public struct ClubroomCatalog: Sendable {
+    /// The clubrooms, in the order they first appear.
+    public private(set) var clubrooms: [Clubroom] = []
+    /// Records left out, with their file, line and reason.
+    public private(set) var skipped: [SkippedRecord] = []
+    /// How many records were read (a record is one recruitment: unit × meeting at a place).
+    public private(set) var recordCount = 0
+    /// Records whose latitude was beyond ±90 while the longitude was within it: swapped columns.
+    public private(set) var swappedLooking = 0
+    private var index: [String: Int] = [:]
+
+    /// A record left out of the catalog.
+    public struct SkippedRecord: Hashable, Sendable {
+        public var file: String
+        public var line: Int
+        public var reason: String
+    }
+
+    public init() {}
+
+    /// Adds a record given as SkautIS field names (`Realty_ID`, `Unit`, `Realty_GpsLatitude`, …) to values.
+    mutating func add(_ fields: [String: String], file: String, line: Int) {
+        recordCount += 1
+        func value(_ key: String) -> String? {
+            guard let v = fields[key]?.trimmingSpaces(), !v.isEmpty else { return nil }
+            return v
+        }
+        guard let latText = value("Realty_GpsLatitude"), let lonText = value("Realty_GpsLongitude") else {
+            skipped.append(SkippedRecord(file: file, line: line, reason: "no coordinates"))
+            return
+        }
+        guard let lat = Self.number(latText), let lon = Self.number(lonText) else {
+            skipped.append(SkippedRecord(file: file, line: line, reason: "coordinates '\(latText), \(lonText)' are not numbers"))
+            return
+        }
+        let coordinate = Coordinate(latitude: lat, longitude: lon)
+        guard coordinate.isValid else {
+            if abs(lat) > 90 && abs(lon) <= 90 { swappedLooking += 1 }
+            skipped.append(SkippedRecord(file: file, line: line, reason: "coordinates \(latText), \(lonText) are out of range"))
+            return
+        }
+        let unitName = value("Unit")
+        let unit = unitName.map { ScoutUnit(id: value("ID_Unit"), name: $0, registrationNumber: value("RegistrationNumber")) }
+        let id = value("Realty_ID") ?? value("ID") ?? "\(file):\(line)"
+        let position: Int
+        if let existing = index[id] {
+            position = existing
+        } else {
+            var room = Clubroom(id: id, name: value("Name") ?? unitName ?? id, coordinate: coordinate)
+            room.type = value("Realty_RealtyType")
+            room.street = value("Realty_Street")
+            room.city = value("Realty_City")
+            room.postcode = value("Realty_Postcode")
+            room.description = value("Realty_Description")
+            room.note = value("Realty_Note") ?? value("Occupation_Note")
+            position = clubrooms.count
+            clubrooms.append(room)
+            index[id] = position
+        }
+        if let unit, !clubrooms[position].units.contains(where: { $0.name == unit.name && $0.registrationNumber == unit.registrationNumber }) {
+            clubrooms[position].units.append(unit)
+        }
+        let meeting = Meeting(
+            unit: unit, weekday: value("MeetingDate_WeekDay"), timeFrom: value("MeetingDate_TimeFrom"),
+            timeTo: value("MeetingDate_TimeTo"), periodicity: value("MeetingDate_Periodicity"),
+            ageFrom: value("AdvertisingCategory_AgeFrom").flatMap { Self.number($0) }.map { Int($0) },
+            ageTo: value("AdvertisingCategory_AgeTo").flatMap { Self.number($0) }.map { Int($0) },
+            sex: value("AdvertisingCategory_ID_Sex"), note: value("AdvertisingCategory_Note"))
+        if meeting.weekday != nil || meeting.timeFrom != nil || meeting.ageFrom != nil || meeting.note != nil {
+            clubrooms[position].meetings.append(meeting)
+        }
+    }
+
+    /// A number written with a decimal point or, as Czech spreadsheets do, a decimal comma.
+    static func number(_ text: String) -> Double? {
+        if let v = DecimalText.parse(text) { return v }
+        if text.contains(","), !text.contains(".") {
+            return DecimalText.parse(text.split(separator: ",", omittingEmptySubsequences: false).joined(separator: "."))
+        }
+        return nil
+    }
+
+    /// Reads catalog files (SkautIS XML, CSV or GeoJSON, told apart by their content) into one catalog.
+    public static func read(paths: [String], columns: CSVCatalogReader.Columns = .init()) throws -> ClubroomCatalog {
+        var catalog = ClubroomCatalog()
+        for path in paths {
+            let input = try InputFile(path: path)
+            let head = try input.peek(2048)
+            switch CatalogFormat.detect(head) {
+            case .skautIS: try SkautISCatalogReader().read(input, into: &catalog)
+            case .csv: try CSVCatalogReader(columns: columns).read(input, into: &catalog)
+            case .geojson: try GeoJSONCatalogReader().read(input, into: &catalog)
+            case nil: throw CatalogError.unknownFormat("\(path) is neither SkautIS XML, CSV nor GeoJSON")
+            }
+        }
+        return catalog
+    }
+}
+
+/// The catalog formats, recognised from the first bytes.
+enum CatalogFormat {
+    case skautIS, csv, geojson
+
+    static func detect(_ head: [UInt8]) -> CatalogFormat? {
+        var i = 0
+        if head.count >= 3, head[0] == 0xEF, head[1] == 0xBB, head[2] == 0xBF { i = 3 }
+        if head.count >= 2, (head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF) { return .skautIS }
+        while i < head.count, head[i] == 0x20 || head[i] == 0x09 || head[i] == 0x0A || head[i] == 0x0D { i += 1 }
+        guard i < head.count else { return nil }
+        switch head[i] {
+        case 0x3C: return .skautIS
+        case 0x7B, 0x5B, 0x1E: return .geojson
+        default: return .csv
+        }
+    }
+}

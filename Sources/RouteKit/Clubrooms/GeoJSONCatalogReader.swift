@@ -1,0 +1,69 @@
+/// Reads clubrooms from GeoJSON Points: the Feature's `id` (or `properties.id`) is the clubroom's id,
+/// and the properties are read like CSV columns (SkautIS names or plain ones). `units` and `meetings`
+/// arrays, as `routekit near --format geojson` writes them, are read back too.
+struct GeoJSONCatalogReader {
+    func read(_ input: InputFile, into catalog: inout ClubroomCatalog) throws {
+        try GeoJSONFeatureStream.forEachFeature(in: input) { feature, line, _ in
+            var fields: [String: String] = [:]
+            if case .object(let members)? = feature["properties"] {
+                for (key, value) in members {
+                    let name = CSVCatalogReader.aliases[key.lowercased()] ?? key
+                    switch value {
+                    case .string(let s): fields[name] = s
+                    case .number(let n): fields[name] = Self.text(n)
+                    case .bool(let b): fields[name] = b ? "true" : "false"
+                    default: break
+                    }
+                }
+            }
+            if let id = feature["id"] {
+                fields["Realty_ID"] = id.string ?? id.number.map(Self.text)
+            }
+            guard feature["geometry"]?["type"]?.string == "Point", case .numbers(let c)? = feature["geometry"]?["coordinates"],
+                c.count >= 2
+            else {
+                catalog.add(fields, file: input.path, line: line)  // recorded as skipped: no coordinates
+                return
+            }
+            fields["Realty_GpsLatitude"] = Self.text(c[1])
+            fields["Realty_GpsLongitude"] = Self.text(c[0])
+            let units = feature["properties"]?["units"]?.elements ?? []
+            let meetings = feature["properties"]?["meetings"]?.elements ?? []
+            if units.isEmpty && meetings.isEmpty {
+                catalog.add(fields, file: input.path, line: line)
+                return
+            }
+            // One record per meeting (or per unit without meetings), as SkautIS lists them.
+            for unit in units where !meetings.contains(where: { $0["unit"]?.string == unit["name"]?.string }) {
+                var record = fields
+                record["Unit"] = unit["name"]?.string
+                record["RegistrationNumber"] = unit["registration_number"]?.string
+                record["ID_Unit"] = unit["id"]?.string
+                catalog.add(record, file: input.path, line: line)
+            }
+            for meeting in meetings {
+                var record = fields
+                let unitName = meeting["unit"]?.string
+                let unit = units.first { $0["name"]?.string == unitName }
+                record["Unit"] = unitName
+                record["RegistrationNumber"] = unit?["registration_number"]?.string
+                record["ID_Unit"] = unit?["id"]?.string
+                record["MeetingDate_WeekDay"] = meeting["weekday"]?.string
+                record["MeetingDate_TimeFrom"] = meeting["time_from"]?.string
+                record["MeetingDate_TimeTo"] = meeting["time_to"]?.string
+                record["MeetingDate_Periodicity"] = meeting["periodicity"]?.string
+                record["AdvertisingCategory_AgeFrom"] = meeting["age_from"]?.number.map(Self.text)
+                record["AdvertisingCategory_AgeTo"] = meeting["age_to"]?.number.map(Self.text)
+                record["AdvertisingCategory_ID_Sex"] = meeting["sex"]?.string
+                record["AdvertisingCategory_Note"] = meeting["note"]?.string
+                catalog.add(record, file: input.path, line: line)
+            }
+        }
+    }
+
+    static func text(_ value: Double) -> String {
+        var b = ByteBuffer(capacity: 32)
+        DecimalText.append(value, to: &b)
+        return b.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+}

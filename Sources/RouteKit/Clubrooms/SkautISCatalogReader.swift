@@ -1,0 +1,89 @@
+/// Reads the SkautIS `AdvertisingSummary` response: the SOAP envelope as saved from the service, or just
+/// a list of `AdvertisingSummaryOutput` records, streamed with libxml2. Each record's child elements
+/// (`ID_Unit`, `Unit`, `Realty_ID`, `Realty_GpsLatitude`, …) become its fields, whatever their namespace
+/// prefix. A SOAP fault is an error that quotes the service's message.
+struct SkautISCatalogReader {
+    func read(_ input: InputFile, into catalog: inout ClubroomCatalog) throws {
+        let handler = RecordCollector()
+        let parser = XMLStreamParser(handler: handler, name: input.path)
+        handler.parser = parser
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { chunk.deallocate() }
+        while !parser.isStopped {
+            let n = try input.read(into: chunk)
+            if n == 0 { break }
+            parser.parse(UnsafeRawBufferPointer(rebasing: chunk[0..<n]), isLast: false)
+        }
+        if !parser.isStopped { parser.parse(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) }
+        try withExtendedLifetime(parser) {
+            if let fault = handler.fault { throw CatalogError.soapFault(fault) }
+            if let error = parser.error {
+                throw CatalogError.malformed(line: error.line, column: error.column, reason: "not well-formed XML: \(error.message)")
+            }
+        }
+        for (fields, line) in handler.records { catalog.add(fields, file: input.path, line: line) }
+        if handler.records.isEmpty && handler.sawOtherRoot {
+            throw CatalogError.unknownFormat("\(input.path) has no AdvertisingSummaryOutput records")
+        }
+    }
+}
+
+/// Collects the records of a SkautIS response.
+private final class RecordCollector: XMLStreamHandler {
+    unowned(unsafe) var parser: XMLStreamParser! = nil
+    var records: [([String: String], Int)] = []
+    var fault: String?
+    var sawOtherRoot = false
+    private var depth = 0
+    private var recordDepth: Int?
+    private var recordLine = 0
+    private var fields: [String: String] = [:]
+    private var fieldName: String?
+    private var text: [UInt8] = []
+    private var faultDepth: Int?
+    private var faultText: String?
+    private var inFault: Bool { faultDepth != nil }
+
+    override func startElement(
+        localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?, attributes: XMLAttributes
+    ) {
+        depth += 1
+        if depth == 1 { sawOtherRoot = true }
+        if faultDepth == nil && XMLName.equals(localName, "Fault") { faultDepth = depth }
+        if recordDepth == nil && XMLName.equals(localName, "AdvertisingSummaryOutput") {
+            recordDepth = depth
+            recordLine = parser.line
+            fields = [:]
+            return
+        }
+        if let recordDepth, depth == recordDepth + 1 {
+            fieldName = XMLName.string(localName)
+            text.removeAll(keepingCapacity: true)
+        } else if inFault && (XMLName.equals(localName, "faultstring") || XMLName.equals(localName, "Text")) {
+            fieldName = "faultstring"
+            text.removeAll(keepingCapacity: true)
+        }
+    }
+
+    override func endElement() {
+        if let name = fieldName {
+            let value = String(decoding: text, as: UTF8.self)
+            if name == "faultstring" && inFault {
+                faultText = value.trimmingSpaces()
+            } else {
+                fields[name] = value
+            }
+            fieldName = nil
+        }
+        if let d = recordDepth, depth == d {
+            records.append((fields, recordLine))
+            recordDepth = nil
+        }
+        if let d = faultDepth, depth == d, fault == nil { fault = faultText ?? "a SOAP fault without a message" }
+        depth -= 1
+    }
+
+    override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if fieldName != nil { text.append(contentsOf: bytes) }
+    }
+}
