@@ -1,0 +1,183 @@
+import Glibc
+
+/// A spatial index over positions on the WGS84 ellipsoid that answers "all within R metres of P" and "the
+/// k nearest to P" exactly: a position is in the answer if and only if its geodesic distance
+/// (`geod_inverse`, Karney) is at most R.
+///
+/// The positions are points on the unit sphere (from their latitude and longitude) in a k-d tree, which
+/// has no trouble with the poles or the antimeridian. A query first takes every position whose angle θ
+/// from P on that sphere is at most R / M₀, where M₀ = a(1 − e²) is the smallest radius of curvature of the
+/// ellipsoid: along any path, the ellipsoid's length element is at least M₀ times the unit sphere's, so a
+/// geodesic of length ≤ R has θ ≤ R / M₀, and no answer is missed. Then the exact geodesic distance of each
+/// candidate decides. Build: O(n log n); a query: O(log n + candidates) plus one `geod_inverse` per candidate.
+public final class GeodesicIndex: @unchecked Sendable {
+    /// A position found by a query.
+    public struct Match: Hashable, Sendable {
+        /// The position's index in the array the index was built from.
+        public var index: Int
+        /// Geodesic distance from the query point, metres.
+        public var distanceMeters: Double
+        /// Initial bearing from the query point, degrees clockwise from north, 0…360.
+        public var bearingDegrees: Double
+    }
+
+    private let coordinates: [Coordinate]
+    private var points: [(Double, Double, Double)]
+    private var order: [Int32]
+    private var axes: [UInt8]
+    private let leafSize = 8
+    /// a(1 − e²): the meridional radius of curvature at the equator, the smallest of the ellipsoid.
+    static let smallestRadius = 6_378_137.0 * (1 - (1 / 298.257223563) * (2 - 1 / 298.257223563))
+
+    /// An index over `coordinates` (all valid: latitude −90…90, longitude −180…180).
+    public init(_ coordinates: [Coordinate]) {
+        self.coordinates = coordinates
+        points = coordinates.map(Self.unitVector)
+        order = (0..<Int32(coordinates.count)).map { $0 }
+        axes = [UInt8](repeating: 0, count: coordinates.count)
+        build(0, coordinates.count)
+    }
+
+    /// The number of positions.
+    public var count: Int { coordinates.count }
+
+    static func unitVector(_ c: Coordinate) -> (Double, Double, Double) {
+        let lat = c.latitude * .pi / 180
+        let lon = c.longitude * .pi / 180
+        let cl = cos(lat)
+        return (cl * cos(lon), cl * sin(lon), sin(lat))
+    }
+
+    @inline(__always) private func component(_ p: (Double, Double, Double), _ axis: UInt8) -> Double {
+        axis == 0 ? p.0 : axis == 1 ? p.1 : p.2
+    }
+
+    /// Builds the implicit tree over order[lo..<hi]: the median on the axis of largest spread at mid.
+    private func build(_ lo: Int, _ hi: Int) {
+        guard hi - lo > leafSize else { return }
+        var low = (Double.infinity, Double.infinity, Double.infinity)
+        var high = (-Double.infinity, -Double.infinity, -Double.infinity)
+        for k in lo..<hi {
+            let p = points[Int(order[k])]
+            low = (min(low.0, p.0), min(low.1, p.1), min(low.2, p.2))
+            high = (max(high.0, p.0), max(high.1, p.1), max(high.2, p.2))
+        }
+        let spread = (high.0 - low.0, high.1 - low.1, high.2 - low.2)
+        let axis: UInt8 = spread.0 >= spread.1 && spread.0 >= spread.2 ? 0 : spread.1 >= spread.2 ? 1 : 2
+        let mid = (lo + hi) / 2
+        select(lo, hi, mid, axis)
+        axes[mid] = axis
+        build(lo, mid)
+        build(mid + 1, hi)
+    }
+
+    /// Quickselect on order[lo..<hi] so that order[k] holds the k-th smallest along `axis`.
+    private func select(_ lo: Int, _ hi: Int, _ k: Int, _ axis: UInt8) {
+        var lo = lo
+        var hi = hi - 1
+        while lo < hi {
+            let pivot = component(points[Int(order[(lo + hi) / 2])], axis)
+            var i = lo
+            var j = hi
+            while i <= j {
+                while component(points[Int(order[i])], axis) < pivot { i += 1 }
+                while component(points[Int(order[j])], axis) > pivot { j -= 1 }
+                if i <= j {
+                    order.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { return }
+        }
+    }
+
+    /// Every position within `radiusMeters` (≥ 0) of `center`, nearest first (ties by index).
+    public func positions(within radiusMeters: Double, of center: Coordinate) -> [Match] {
+        var result: [Match] = []
+        let q = Self.unitVector(center)
+        // Angle bound (see the type's documentation), with a little room for rounding; a chord for the
+        // tree. Beyond half the globe every position is a candidate.
+        let angle = radiusMeters / Self.smallestRadius * (1 + 1e-9) + 1e-9
+        let chord = angle >= .pi ? 2.0 : 2 * sin(angle / 2)
+        let chord2 = chord * chord
+        search(0, coordinates.count, q, chord, chord2) { i in
+            let inverse = Geodesic.wgs84.inverse(from: center, to: coordinates[i])
+            if inverse.distanceMeters <= radiusMeters {
+                let azimuth = inverse.initialAzimuthDegrees
+                result.append(Match(index: i, distanceMeters: inverse.distanceMeters, bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
+            }
+        }
+        result.sort { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
+        return result
+    }
+
+    private func search(_ lo: Int, _ hi: Int, _ q: (Double, Double, Double), _ chord: Double, _ chord2: Double,
+                        _ visit: (Int) -> Void) {
+        guard lo < hi else { return }
+        if hi - lo <= leafSize {
+            for k in lo..<hi { check(Int(order[k]), q, chord2, visit) }
+            return
+        }
+        let mid = (lo + hi) / 2
+        let i = Int(order[mid])
+        let axis = axes[mid]
+        let split = component(points[i], axis)
+        let value = component(q, axis)
+        check(i, q, chord2, visit)
+        if value - chord <= split { search(lo, mid, q, chord, chord2, visit) }
+        if value + chord >= split { search(mid + 1, hi, q, chord, chord2, visit) }
+    }
+
+    @inline(__always)
+    private func check(_ i: Int, _ q: (Double, Double, Double), _ chord2: Double, _ visit: (Int) -> Void) {
+        let p = points[i]
+        let dx = p.0 - q.0
+        let dy = p.1 - q.1
+        let dz = p.2 - q.2
+        if dx * dx + dy * dy + dz * dz <= chord2 { visit(i) }
+    }
+
+    /// The `k` positions nearest to `center` by geodesic distance, nearest first (ties by index).
+    public func nearest(_ k: Int, to center: Coordinate) -> [Match] {
+        guard k > 0, !coordinates.isEmpty else { return [] }
+        // The k nearest on the sphere give an upper bound for the k-th geodesic distance; every position
+        // within that bound is then measured exactly.
+        let q = Self.unitVector(center)
+        var best: [(Double, Int)] = []  // (chord², index), the k smallest so far, sorted
+        func consider(_ i: Int) {
+            let p = points[i]
+            let d = (p.0 - q.0) * (p.0 - q.0) + (p.1 - q.1) * (p.1 - q.1) + (p.2 - q.2) * (p.2 - q.2)
+            if best.count < k || d < best[best.count - 1].0 {
+                let at = best.firstIndex { $0.0 > d } ?? best.count
+                best.insert((d, i), at: at)
+                if best.count > k { best.removeLast() }
+            }
+        }
+        func walk(_ lo: Int, _ hi: Int) {
+            guard lo < hi else { return }
+            if hi - lo <= leafSize {
+                for j in lo..<hi { consider(Int(order[j])) }
+                return
+            }
+            let mid = (lo + hi) / 2
+            let i = Int(order[mid])
+            let axis = axes[mid]
+            let diff = component(q, axis) - component(points[i], axis)
+            consider(i)
+            let (near, far) = diff <= 0 ? ((lo, mid), (mid + 1, hi)) : ((mid + 1, hi), (lo, mid))
+            walk(near.0, near.1)
+            if best.count < k || diff * diff <= best[best.count - 1].0 { walk(far.0, far.1) }
+        }
+        walk(0, coordinates.count)
+        let bound = best.map { Geodesic.wgs84.distance(from: center, to: coordinates[$0.1]) }.max() ?? 0
+        return Array(positions(within: bound, of: center).prefix(k))
+    }
+
+    /// The 16-point compass name of a bearing in degrees (N, NNE, NE, …).
+    public static func compassPoint(_ bearingDegrees: Double) -> String {
+        let names = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
+        let b = (bearingDegrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+        return names[Int((b / 22.5).rounded()) % 16]
+    }
+}
