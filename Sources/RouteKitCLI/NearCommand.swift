@@ -1,0 +1,183 @@
+import RouteKit
+
+/// `routekit near`: the clubrooms within a radius of a position (or of many positions).
+struct NearCommand: Command {
+    static let name = "near"
+    static let abstract = "Clubrooms within a radius (default 60 km) of a position, nearest first."
+    static let help = """
+        Usage: routekit near --at LAT,LON [--radius 60km] [options] CATALOG... [-o OUT]
+               routekit near --at-file POSITIONS [--radius 60km] [options] CATALOG...
+
+        Finds the clubrooms within a radius of a position, exactly on the WGS84 ellipsoid (a clubroom is
+        listed if and only if its geodesic distance is at most the radius), nearest first, each with its
+        distance, the bearing from the position, its address, the units that recruit there and when they
+        meet. Catalogs are SkautIS AdvertisingSummary XML (the saved SOAP response or just its records),
+        CSV with a header (comma, semicolon or tab; decimal commas; UTF-8 or Windows-1250) or GeoJSON
+        Points; the format is recognised from the content. Records of one place (the same Realty_ID) are
+        one clubroom. Records without usable coordinates are left out with one warning that counts them.
+
+        Options:
+          --at POSITION         Where to search from: 49.1951,16.6068 or "49.1951, 16.6068" or
+                                "49°11'42\\"N 16°36'24\\"E".
+          --at-file FILE        Many positions, one per line: LAT,LON[,label]. The index is built once;
+                                each result says which position (label, or line number) it answers.
+          --radius R            With a unit: 60km (default), 500m. A bare number is refused: other tools
+                                read it as miles.
+          --unit NUMBER         Only clubrooms of this unit and its child units (registration number
+                                621.03 covers 621.03.01, not 621.031).
+          --limit N             At most N clubrooms per position, the nearest.
+          --format F            table (default), geojson or csv.
+          --lat-column NAME     The CSV column with latitudes, when its name is unusual.
+          --lon-column NAME     The CSV column with longitudes.
+          -o, --output FILE     Write to FILE (atomically) instead of standard output.
+          -q, --quiet           Do not print warnings.
+          -h, --help            Show this help.
+
+        Examples:
+          routekit near --at 49.1951,16.6068 data/clubrooms/clubrooms.xml
+          routekit near --at "50.0755 14.4378" --radius 10km --unit 111 --format geojson clubrooms.csv
+          routekit near --at-file our-units.csv --radius 60km --format csv clubrooms.xml -o nearby.csv
+
+        Exit status: 0 done, 64 wrong usage, 65 bad data (or no usable clubroom), 66 an input cannot be
+        read, 73 the output cannot be written.
+
+        """
+
+    enum Format: String { case table, geojson, csv }
+
+    var catalogs: [String] = []
+    var at: Coordinate?
+    var atText: String?
+    var atFile: String?
+    var radius = 60_000.0
+    var unit: String?
+    var limit: Int?
+    var format = Format.table
+    var columns = CSVCatalogReader.Columns()
+    var output: String?
+    var quiet = false
+
+    init(arguments: inout Arguments) throws {
+        while let word = arguments.next() {
+            switch word {
+            case .positional(let path):
+                catalogs.append(path)
+            case let .option(name, inline):
+                switch name {
+                case "--at":
+                    let value = try arguments.value(for: name, inline: inline)
+                    guard let c = PositionText.parse(value) else {
+                        throw CLIError.usage("--at takes a position like 49.1951,16.6068 or 49°11'42\"N 16°36'24\"E, not '\(value)'")
+                    }
+                    at = c
+                    atText = value
+                case "--at-file": atFile = try arguments.value(for: name, inline: inline)
+                case "--radius": radius = try Units.length(try arguments.value(for: name, inline: inline), option: name)
+                case "--unit":
+                    let value = try arguments.value(for: name, inline: inline).trimmingSpaces()
+                    guard !value.isEmpty, value.allSatisfy({ $0.isNumber || $0 == "." }), !value.hasSuffix("."), !value.hasPrefix(".") else {
+                        throw CLIError.usage("--unit takes a registration number like 621 or 621.03, not '\(value)'")
+                    }
+                    unit = value
+                case "--limit":
+                    let value = try arguments.value(for: name, inline: inline)
+                    guard let n = Int(value), n > 0 else { throw CLIError.usage("--limit takes a positive whole number, not '\(value)'") }
+                    limit = n
+                case "--format":
+                    let value = try arguments.value(for: name, inline: inline)
+                    guard let f = Format(rawValue: value.lowercased()) else {
+                        throw CLIError.usage("--format must be table, geojson or csv, not '\(value)'")
+                    }
+                    format = f
+                case "--lat-column": columns.latitude = try arguments.value(for: name, inline: inline)
+                case "--lon-column": columns.longitude = try arguments.value(for: name, inline: inline)
+                case "-o", "--output": output = try arguments.value(for: name, inline: inline)
+                case "-q", "--quiet": quiet = true
+                default: throw CLIError.usage("unknown option '\(name)'")
+                }
+            }
+        }
+    }
+
+    func validate() throws {
+        guard (at == nil) != (atFile == nil) else {
+            throw CLIError.usage(at == nil ? "say where to search from: --at LAT,LON or --at-file FILE" : "give either --at or --at-file, not both")
+        }
+        guard !catalogs.isEmpty else { throw CLIError.usage("no catalog; give a SkautIS XML, CSV or GeoJSON file of clubrooms") }
+    }
+
+    /// One position to answer.
+    struct Query {
+        var label: String
+        var coordinate: Coordinate
+    }
+
+    func queries() throws -> [Query] {
+        if let at { return [Query(label: atText ?? "", coordinate: at)] }
+        let bytes = try InputFile(path: atFile!).readAll()
+        var result: [Query] = []
+        for (n, raw) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(raw).trimmingSpaces()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let parts = line.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+            guard parts.count >= 2, let lat = DecimalText.parse(parts[0]), let lon = DecimalText.parse(parts[1]),
+                Coordinate(latitude: lat, longitude: lon).isValid
+            else {
+                if n == 0 { continue }  // a header line
+                throw CLIError.data("\(atFile!):\(n + 1): expected LAT,LON[,label], found '\(line)'")
+            }
+            result.append(Query(label: parts.count > 2 && !parts[2].isEmpty ? parts[2] : "line \(n + 1)", coordinate: Coordinate(latitude: lat, longitude: lon)))
+        }
+        guard !result.isEmpty else { throw CLIError.data("\(atFile!): no position in the file") }
+        return result
+    }
+
+    func run(console: Console) throws -> ExitCode {
+        let positions = try queries()
+        let catalog: ClubroomCatalog
+        do {
+            catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns)
+        } catch let error as CatalogError {
+            throw CLIError.data(error.description)
+        } catch let error as GeoJSONError {
+            throw CLIError.data(error.description)
+        }
+        reportSkipped(catalog, console: console)
+        var rooms = catalog.clubrooms
+        guard !rooms.isEmpty else {
+            throw CLIError.data("no usable clubroom in \(catalogs.joined(separator: ", "))")
+        }
+        if let unit {
+            rooms = rooms.filter { $0.units.contains { $0.belongs(to: unit) } }
+            if rooms.isEmpty && !quiet { console.warning("no clubroom of unit \(unit) or its child units in the catalogs") }
+        }
+        let index = GeodesicIndex(rooms.map(\.coordinate))
+        var results: [(query: Query, matches: [GeodesicIndex.Match])] = []
+        for q in positions {
+            var matches = index.positions(within: radius, of: q.coordinate)
+            if let limit, matches.count > limit { matches = Array(matches.prefix(limit)) }
+            results.append((q, matches))
+        }
+        var buffer = ByteBuffer(capacity: 1 << 16)
+        let many = atFile != nil
+        switch format {
+        case .table: NearFormatter.table(results, rooms, radius: radius, many: many, into: &buffer)
+        case .geojson: NearFormatter.geojson(results, rooms, many: many, into: &buffer)
+        case .csv: NearFormatter.csv(results, rooms, into: &buffer)
+        }
+        let out = try console.output(output)
+        try out.write(&buffer)
+        try out.commit()
+        return .success
+    }
+
+    func reportSkipped(_ catalog: ClubroomCatalog, console: Console) {
+        guard !catalog.skipped.isEmpty, !quiet else { return }
+        let first = catalog.skipped.prefix(3).map { "\($0.file):\($0.line): \($0.reason)" }.joined(separator: "; ")
+        var message = "\(catalog.skipped.count) of \(catalog.recordCount) records left out for want of usable coordinates (\(first)\(catalog.skipped.count > 3 ? "; …" : ""))"
+        if catalog.swappedLooking > 0 {
+            message += "; \(catalog.swappedLooking) have a latitude beyond ±90 but a longitude within it: are the latitude and longitude columns swapped?"
+        }
+        console.warning(message)
+    }
+}

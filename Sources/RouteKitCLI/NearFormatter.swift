@@ -1,0 +1,155 @@
+import RouteKit
+
+/// The outputs of `routekit near`.
+enum NearFormatter {
+    typealias Results = [(query: NearCommand.Query, matches: [GeodesicIndex.Match])]
+
+    static func meetings(_ room: Clubroom) -> String {
+        room.meetings.map { m in
+            var parts: [String] = []
+            if let unit = m.unit?.name, room.units.count > 1 { parts.append(unit + ":") }
+            if let day = m.weekday { parts.append(day) }
+            if let from = m.timeFrom { parts.append(from + (m.timeTo.map { "–" + $0 } ?? "")) }
+            if let a = m.ageFrom { parts.append("ages \(a)" + (m.ageTo.map { "–\($0)" } ?? "+")) }
+            if let p = m.periodicity { parts.append("(\(p))") }
+            return parts.joined(separator: " ")
+        }.joined(separator: "; ")
+    }
+
+    static func table(_ results: Results, _ rooms: [Clubroom], radius: Double, many: Bool, into b: inout ByteBuffer) {
+        for (n, result) in results.enumerated() {
+            if many || n > 0 { b.append(string: (n > 0 ? "\n" : "") + "\(result.query.label)\n") }
+            if result.matches.isEmpty {
+                b.append(string: "No clubroom within \(StatsFormatter.fixed(radius / 1000, 1)) km.\n")
+                continue
+            }
+            var lines: [[String]] = [["Distance", "Bearing", "Name", "Address", "Meetings"]]
+            for m in result.matches {
+                let room = rooms[m.index]
+                lines.append([
+                    StatsFormatter.fixed(m.distanceMeters / 1000, 2) + " km",
+                    "\(Int(m.bearingDegrees.rounded()) % 360)° \(GeodesicIndex.compassPoint(m.bearingDegrees))",
+                    room.name, room.address, meetings(room),
+                ])
+            }
+            var widths = [0, 0, 0, 0, 0]
+            for line in lines { for (i, c) in line.enumerated() { widths[i] = max(widths[i], c.count) } }
+            widths[2] = min(widths[2], 36)
+            widths[3] = min(widths[3], 40)
+            for (k, line) in lines.enumerated() {
+                var text = ""
+                for (i, cell) in line.enumerated() {
+                    let shown = i < 4 && cell.count > widths[i] ? String(cell.prefix(widths[i] - 1)) + "…" : cell
+                    let pad = String(repeating: " ", count: max(0, widths[i] - shown.count))
+                    text += i < 2 ? pad + shown + "  " : i == 4 ? shown : shown + pad + "  "
+                }
+                b.append(string: text + "\n")
+                if k == 0 { b.append(string: String(repeating: "─", count: min(widths.reduce(0, +) + 8, 140)) + "\n") }
+            }
+            b.append(string: "\(result.matches.count) clubroom\(result.matches.count == 1 ? "" : "s") within \(StatsFormatter.fixed(radius / 1000, 1)) km.\n")
+        }
+    }
+
+    static func geojson(_ results: Results, _ rooms: [Clubroom], many: Bool, into b: inout ByteBuffer) {
+        b.append("{\"type\":\"FeatureCollection\",\"features\":[")
+        var first = true
+        for result in results {
+            for m in result.matches {
+                let room = rooms[m.index]
+                b.append(first ? "\n" : ",\n")
+                first = false
+                b.append("{\"type\":\"Feature\",\"id\":")
+                JSONOut.string(room.id, &b)
+                b.append(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
+                DecimalText.append(room.coordinate.longitude, to: &b)
+                b.append(0x2C)
+                DecimalText.append(room.coordinate.latitude, to: &b)
+                b.append("]},\"properties\":{\"id\":")
+                JSONOut.string(room.id, &b)
+                b.append(",\"name\":")
+                JSONOut.string(room.name, &b)
+                b.append(",\"distance_m\":")
+                DecimalText.append(m.distanceMeters, precision: 3, to: &b)
+                b.append(",\"bearing_deg\":")
+                DecimalText.append(m.bearingDegrees, precision: 2, to: &b)
+                b.append(",\"compass\":")
+                JSONOut.string(GeodesicIndex.compassPoint(m.bearingDegrees), &b)
+                for (key, value) in [("type", room.type), ("street", room.street), ("city", room.city), ("postcode", room.postcode),
+                                     ("description", room.description), ("note", room.note)] {
+                    guard let value else { continue }
+                    b.append(string: ",\"\(key)\":")
+                    JSONOut.string(value, &b)
+                }
+                b.append(",\"units\":[")
+                for (i, u) in room.units.enumerated() {
+                    if i > 0 { b.append(0x2C) }
+                    unitJSON(u, &b)
+                }
+                b.append("],\"meetings\":[")
+                for (i, meeting) in room.meetings.enumerated() {
+                    if i > 0 { b.append(0x2C) }
+                    b.append("{\"unit\":")
+                    if let name = meeting.unit?.name { JSONOut.string(name, &b) } else { b.append("null") }
+                    for (key, value) in [("weekday", meeting.weekday), ("time_from", meeting.timeFrom), ("time_to", meeting.timeTo),
+                                         ("periodicity", meeting.periodicity), ("sex", meeting.sex), ("note", meeting.note)] {
+                        guard let value else { continue }
+                        b.append(string: ",\"\(key)\":")
+                        JSONOut.string(value, &b)
+                    }
+                    if let a = meeting.ageFrom { b.append(string: ",\"age_from\":\(a)") }
+                    if let a = meeting.ageTo { b.append(string: ",\"age_to\":\(a)") }
+                    b.append(0x7D)
+                }
+                b.append(0x5D)
+                if many {
+                    b.append(",\"query\":")
+                    JSONOut.string(result.query.label, &b)
+                }
+                b.append("}}")
+            }
+        }
+        b.append("\n]}\n")
+    }
+
+    static func unitJSON(_ u: ScoutUnit, _ b: inout ByteBuffer) {
+        b.append("{\"name\":")
+        JSONOut.string(u.name, &b)
+        if let n = u.registrationNumber {
+            b.append(",\"registration_number\":")
+            JSONOut.string(n, &b)
+        }
+        if let id = u.id {
+            b.append(",\"id\":")
+            JSONOut.string(id, &b)
+        }
+        b.append(0x7D)
+    }
+
+    static func csv(_ results: Results, _ rooms: [Clubroom], into b: inout ByteBuffer) {
+        b.append("query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,units,meetings\n")
+        for result in results {
+            for m in result.matches {
+                let room = rooms[m.index]
+                var cells = [result.query.label, room.id, room.name]
+                cells.append(GeoJSONText.number(room.coordinate.latitude))
+                cells.append(GeoJSONText.number(room.coordinate.longitude))
+                cells.append(GeoJSONText.number(m.distanceMeters, precision: 3))
+                cells.append(GeoJSONText.number(m.bearingDegrees, precision: 2))
+                cells.append(GeodesicIndex.compassPoint(m.bearingDegrees))
+                cells += [room.street ?? "", room.city ?? "", room.postcode ?? ""]
+                cells.append(room.units.map { u in u.name + (u.registrationNumber.map { " (\($0))" } ?? "") }.joined(separator: "; "))
+                cells.append(meetings(room))
+                b.append(string: cells.map(StatsFormatter.quote).joined(separator: ",") + "\n")
+            }
+        }
+    }
+}
+
+/// Numbers for the command line's text outputs.
+enum GeoJSONText {
+    static func number(_ value: Double, precision: Int? = nil) -> String {
+        var b = ByteBuffer(capacity: 32)
+        DecimalText.append(value, precision: precision, to: &b)
+        return b.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+}
