@@ -30,6 +30,8 @@ struct NearCommand: Command {
           --lat-column NAME     The CSV column with latitudes, when its name is unusual.
           --lon-column NAME     The CSV column with longitudes.
           -o, --output FILE     Write to FILE (atomically) instead of standard output.
+          --exhaustive          Measure every clubroom instead of using the spatial index (slow; for
+                                checking the index and for benchmarks).
           -q, --quiet           Do not print warnings.
           -h, --help            Show this help.
 
@@ -56,6 +58,7 @@ struct NearCommand: Command {
     var columns = CSVCatalogReader.Columns()
     var output: String?
     var quiet = false
+    var exhaustive = false
 
     init(arguments: inout Arguments) throws {
         while let word = arguments.next() {
@@ -93,6 +96,7 @@ struct NearCommand: Command {
                 case "--lon-column": columns.longitude = try arguments.value(for: name, inline: inline)
                 case "-o", "--output": output = try arguments.value(for: name, inline: inline)
                 case "-q", "--quiet": quiet = true
+                case "--exhaustive": exhaustive = true
                 default: throw CLIError.usage("unknown option '\(name)'")
                 }
             }
@@ -151,10 +155,12 @@ struct NearCommand: Command {
             rooms = rooms.filter { $0.units.contains { $0.belongs(to: unit) } }
             if rooms.isEmpty && !quiet { console.warning("no clubroom of unit \(unit) or its child units in the catalogs") }
         }
-        let index = GeodesicIndex(rooms.map(\.coordinate))
+        let coordinates = rooms.map(\.coordinate)
+        let index = exhaustive ? nil : GeodesicIndex(coordinates)
         var results: [(query: Query, matches: [GeodesicIndex.Match])] = []
         for q in positions {
-            var matches = index.positions(within: radius, of: q.coordinate)
+            var matches = index?.positions(within: radius, of: q.coordinate)
+                ?? GeodesicIndex.scan(coordinates, within: radius, of: q.coordinate)
             if let limit, matches.count > limit { matches = Array(matches.prefix(limit)) }
             results.append((q, matches))
         }

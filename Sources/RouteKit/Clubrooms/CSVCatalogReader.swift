@@ -28,23 +28,6 @@ public struct CSVCatalogReader {
 
     static let latitudeNames: Set<String> = ["lat", "latitude", "y", "realty_gpslatitude", "gps_lat", "gpslatitude", "sirka", "šířka", "zemepisna_sirka", "zeměpisná šířka", "zeměpisná_šířka"]
     static let longitudeNames: Set<String> = ["lon", "lng", "long", "longitude", "x", "realty_gpslongitude", "gps_lon", "gpslongitude", "delka", "délka", "zemepisna_delka", "zeměpisná délka", "zeměpisná_délka"]
-    static let aliases: [String: String] = [
-        "id": "Realty_ID", "realty_id": "Realty_ID", "name": "Name", "nazev": "Name", "název": "Name",
-        "unit": "Unit", "jednotka": "Unit", "id_unit": "ID_Unit", "registrationnumber": "RegistrationNumber",
-        "registration_number": "RegistrationNumber", "evidencni_cislo": "RegistrationNumber", "ev_cislo": "RegistrationNumber",
-        "type": "Realty_RealtyType", "realty_realtytype": "Realty_RealtyType", "street": "Realty_Street", "ulice": "Realty_Street",
-        "realty_street": "Realty_Street", "city": "Realty_City", "obec": "Realty_City", "mesto": "Realty_City", "město": "Realty_City",
-        "realty_city": "Realty_City", "postcode": "Realty_Postcode", "psc": "Realty_Postcode", "psč": "Realty_Postcode",
-        "realty_postcode": "Realty_Postcode", "description": "Realty_Description", "realty_description": "Realty_Description",
-        "note": "Realty_Note", "realty_note": "Realty_Note", "occupation_note": "Occupation_Note",
-        "weekday": "MeetingDate_WeekDay", "meetingdate_weekday": "MeetingDate_WeekDay", "time_from": "MeetingDate_TimeFrom",
-        "meetingdate_timefrom": "MeetingDate_TimeFrom", "time_to": "MeetingDate_TimeTo", "meetingdate_timeto": "MeetingDate_TimeTo",
-        "periodicity": "MeetingDate_Periodicity", "meetingdate_periodicity": "MeetingDate_Periodicity",
-        "age_from": "AdvertisingCategory_AgeFrom", "advertisingcategory_agefrom": "AdvertisingCategory_AgeFrom",
-        "age_to": "AdvertisingCategory_AgeTo", "advertisingcategory_ageto": "AdvertisingCategory_AgeTo",
-        "sex": "AdvertisingCategory_ID_Sex", "advertisingcategory_id_sex": "AdvertisingCategory_ID_Sex",
-        "meeting_note": "AdvertisingCategory_Note", "advertisingcategory_note": "AdvertisingCategory_Note",
-    ]
 
     func read(_ input: InputFile, into catalog: inout ClubroomCatalog) throws {
         var bytes = try input.readAll()
@@ -69,16 +52,15 @@ public struct CSVCatalogReader {
         }
         let latColumn = try find(columns.latitude, Self.latitudeNames, "latitude")
         let lonColumn = try find(columns.longitude, Self.longitudeNames, "longitude")
-        var keys = names.enumerated().map { i, name -> String in
-            if let alias = Self.aliases[name.lowercased()] { return alias }
-            return name
-        }
-        keys[latColumn] = "Realty_GpsLatitude"
-        keys[lonColumn] = "Realty_GpsLongitude"
+        var keys = names.map { CatalogRecord.Field.named($0) }
+        keys[latColumn] = .latitude
+        keys[lonColumn] = .longitude
         for row in rows.dropFirst() where !(row.fields.count == 1 && row.fields[0].trimmingSpaces().isEmpty) {
-            var fields: [String: String] = [:]
-            for (i, value) in row.fields.enumerated() where i < keys.count { fields[keys[i]] = value }
-            catalog.add(fields, file: input.path, line: row.line)
+            var record = CatalogRecord()
+            for (i, value) in row.fields.enumerated() where i < keys.count {
+                if let key = keys[i] { record[key] = value }
+            }
+            catalog.add(record, file: input.path, line: row.line)
         }
     }
 

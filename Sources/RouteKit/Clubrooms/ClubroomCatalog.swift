@@ -19,14 +19,11 @@ public struct ClubroomCatalog: Sendable {
 
     public init() {}
 
-    /// Adds a record given as SkautIS field names (`Realty_ID`, `Unit`, `Realty_GpsLatitude`, …) to values.
-    mutating func add(_ fields: [String: String], file: String, line: Int) {
+    /// Adds a record: merged into the clubroom of the same id, or a new clubroom.
+    mutating func add(_ record: CatalogRecord, file: String, line: Int) {
         recordCount += 1
-        func value(_ key: String) -> String? {
-            guard let v = fields[key]?.trimmingSpaces(), !v.isEmpty else { return nil }
-            return v
-        }
-        guard let latText = value("Realty_GpsLatitude"), let lonText = value("Realty_GpsLongitude") else {
+        let value = record.value
+        guard let latText = value(.latitude), let lonText = value(.longitude) else {
             skipped.append(SkippedRecord(file: file, line: line, reason: "no coordinates"))
             return
         }
@@ -40,20 +37,20 @@ public struct ClubroomCatalog: Sendable {
             skipped.append(SkippedRecord(file: file, line: line, reason: "coordinates \(latText), \(lonText) are out of range"))
             return
         }
-        let unitName = value("Unit")
-        let unit = unitName.map { ScoutUnit(id: value("ID_Unit"), name: $0, registrationNumber: value("RegistrationNumber")) }
-        let id = value("Realty_ID") ?? value("ID") ?? "\(file):\(line)"
+        let unitName = value(.unit)
+        let unit = unitName.map { ScoutUnit(id: value(.idUnit), name: $0, registrationNumber: value(.registrationNumber)) }
+        let id = value(.realtyID) ?? "\(file):\(line)"
         let position: Int
         if let existing = index[id] {
             position = existing
         } else {
-            var room = Clubroom(id: id, name: value("Name") ?? unitName ?? id, coordinate: coordinate)
-            room.type = value("Realty_RealtyType")
-            room.street = value("Realty_Street")
-            room.city = value("Realty_City")
-            room.postcode = value("Realty_Postcode")
-            room.description = value("Realty_Description")
-            room.note = value("Realty_Note") ?? value("Occupation_Note")
+            var room = Clubroom(id: id, name: value(.name) ?? unitName ?? id, coordinate: coordinate)
+            room.type = value(.realtyType)
+            room.street = value(.street)
+            room.city = value(.city)
+            room.postcode = value(.postcode)
+            room.description = value(.description)
+            room.note = value(.realtyNote) ?? value(.occupationNote)
             position = clubrooms.count
             clubrooms.append(room)
             index[id] = position
@@ -62,11 +59,11 @@ public struct ClubroomCatalog: Sendable {
             clubrooms[position].units.append(unit)
         }
         let meeting = Meeting(
-            unit: unit, weekday: value("MeetingDate_WeekDay"), timeFrom: value("MeetingDate_TimeFrom"),
-            timeTo: value("MeetingDate_TimeTo"), periodicity: value("MeetingDate_Periodicity"),
-            ageFrom: value("AdvertisingCategory_AgeFrom").flatMap { Self.number($0) }.map { Int($0) },
-            ageTo: value("AdvertisingCategory_AgeTo").flatMap { Self.number($0) }.map { Int($0) },
-            sex: value("AdvertisingCategory_ID_Sex"), note: value("AdvertisingCategory_Note"))
+            unit: unit, weekday: value(.weekday), timeFrom: value(.timeFrom),
+            timeTo: value(.timeTo), periodicity: value(.periodicity),
+            ageFrom: value(.ageFrom).flatMap { Self.number($0) }.map { Int($0) },
+            ageTo: value(.ageTo).flatMap { Self.number($0) }.map { Int($0) },
+            sex: value(.sex), note: value(.categoryNote))
         if meeting.weekday != nil || meeting.timeFrom != nil || meeting.ageFrom != nil || meeting.note != nil {
             clubrooms[position].meetings.append(meeting)
         }

@@ -4,20 +4,20 @@
 struct GeoJSONCatalogReader {
     func read(_ input: InputFile, into catalog: inout ClubroomCatalog) throws {
         try GeoJSONFeatureStream.forEachFeature(in: input) { feature, line, _ in
-            var fields: [String: String] = [:]
+            var fields = CatalogRecord()
             if case .object(let members)? = feature["properties"] {
                 for (key, value) in members {
-                    let name = CSVCatalogReader.aliases[key.lowercased()] ?? key
+                    guard let field = CatalogRecord.Field.named(key) else { continue }
                     switch value {
-                    case .string(let s): fields[name] = s
-                    case .number(let n): fields[name] = Self.text(n)
-                    case .bool(let b): fields[name] = b ? "true" : "false"
+                    case .string(let s): fields[field] = s
+                    case .number(let n): fields[field] = Self.text(n)
+                    case .bool(let b): fields[field] = b ? "true" : "false"
                     default: break
                     }
                 }
             }
             if let id = feature["id"] {
-                fields["Realty_ID"] = id.string ?? id.number.map(Self.text)
+                fields[.realtyID] = id.string ?? id.number.map(Self.text)
             }
             guard feature["geometry"]?["type"]?.string == "Point", case .numbers(let c)? = feature["geometry"]?["coordinates"],
                 c.count >= 2
@@ -25,8 +25,8 @@ struct GeoJSONCatalogReader {
                 catalog.add(fields, file: input.path, line: line)  // recorded as skipped: no coordinates
                 return
             }
-            fields["Realty_GpsLatitude"] = Self.text(c[1])
-            fields["Realty_GpsLongitude"] = Self.text(c[0])
+            fields[.latitude] = Self.text(c[1])
+            fields[.longitude] = Self.text(c[0])
             let units = feature["properties"]?["units"]?.elements ?? []
             let meetings = feature["properties"]?["meetings"]?.elements ?? []
             if units.isEmpty && meetings.isEmpty {
@@ -36,26 +36,26 @@ struct GeoJSONCatalogReader {
             // One record per meeting (or per unit without meetings), as SkautIS lists them.
             for unit in units where !meetings.contains(where: { $0["unit"]?.string == unit["name"]?.string }) {
                 var record = fields
-                record["Unit"] = unit["name"]?.string
-                record["RegistrationNumber"] = unit["registration_number"]?.string
-                record["ID_Unit"] = unit["id"]?.string
+                record[.unit] = unit["name"]?.string
+                record[.registrationNumber] = unit["registration_number"]?.string
+                record[.idUnit] = unit["id"]?.string
                 catalog.add(record, file: input.path, line: line)
             }
             for meeting in meetings {
                 var record = fields
                 let unitName = meeting["unit"]?.string
                 let unit = units.first { $0["name"]?.string == unitName }
-                record["Unit"] = unitName
-                record["RegistrationNumber"] = unit?["registration_number"]?.string
-                record["ID_Unit"] = unit?["id"]?.string
-                record["MeetingDate_WeekDay"] = meeting["weekday"]?.string
-                record["MeetingDate_TimeFrom"] = meeting["time_from"]?.string
-                record["MeetingDate_TimeTo"] = meeting["time_to"]?.string
-                record["MeetingDate_Periodicity"] = meeting["periodicity"]?.string
-                record["AdvertisingCategory_AgeFrom"] = meeting["age_from"]?.number.map(Self.text)
-                record["AdvertisingCategory_AgeTo"] = meeting["age_to"]?.number.map(Self.text)
-                record["AdvertisingCategory_ID_Sex"] = meeting["sex"]?.string
-                record["AdvertisingCategory_Note"] = meeting["note"]?.string
+                record[.unit] = unitName
+                record[.registrationNumber] = unit?["registration_number"]?.string
+                record[.idUnit] = unit?["id"]?.string
+                record[.weekday] = meeting["weekday"]?.string
+                record[.timeFrom] = meeting["time_from"]?.string
+                record[.timeTo] = meeting["time_to"]?.string
+                record[.periodicity] = meeting["periodicity"]?.string
+                record[.ageFrom] = meeting["age_from"]?.number.map(Self.text)
+                record[.ageTo] = meeting["age_to"]?.number.map(Self.text)
+                record[.sex] = meeting["sex"]?.string
+                record[.categoryNote] = meeting["note"]?.string
                 catalog.add(record, file: input.path, line: line)
             }
         }

@@ -174,6 +174,20 @@ public final class GeodesicIndex: @unchecked Sendable {
         return Array(positions(within: bound, of: center).prefix(k))
     }
 
+    /// What ``positions(within:of:)`` answers, by measuring every position: the reference the index is
+    /// checked against.
+    public static func scan(_ coordinates: [Coordinate], within radiusMeters: Double, of center: Coordinate) -> [Match] {
+        var result: [Match] = []
+        for (i, c) in coordinates.enumerated() {
+            let inverse = Geodesic.wgs84.inverse(from: center, to: c)
+            guard inverse.distanceMeters <= radiusMeters else { continue }
+            let azimuth = inverse.initialAzimuthDegrees
+            result.append(Match(index: i, distanceMeters: inverse.distanceMeters, bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
+        }
+        result.sort { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
+        return result
+    }
+
     /// The 16-point compass name of a bearing in degrees (N, NNE, NE, …).
     public static func compassPoint(_ bearingDegrees: Double) -> String {
         let names = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]

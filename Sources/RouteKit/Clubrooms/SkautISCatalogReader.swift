@@ -31,14 +31,15 @@ struct SkautISCatalogReader {
 /// Collects the records of a SkautIS response.
 private final class RecordCollector: XMLStreamHandler {
     unowned(unsafe) var parser: XMLStreamParser! = nil
-    var records: [([String: String], Int)] = []
+    var records: [(CatalogRecord, Int)] = []
     var fault: String?
     var sawOtherRoot = false
     private var depth = 0
     private var recordDepth: Int?
     private var recordLine = 0
-    private var fields: [String: String] = [:]
-    private var fieldName: String?
+    private var fields = CatalogRecord()
+    private var field: CatalogRecord.Field?
+    private var inFaultString = false
     private var text: [UInt8] = []
     private var faultDepth: Int?
     private var faultText: String?
@@ -53,27 +54,25 @@ private final class RecordCollector: XMLStreamHandler {
         if recordDepth == nil && XMLName.equals(localName, "AdvertisingSummaryOutput") {
             recordDepth = depth
             recordLine = parser.line
-            fields = [:]
+            fields = CatalogRecord()
             return
         }
         if let recordDepth, depth == recordDepth + 1 {
-            fieldName = XMLName.string(localName)
+            field = CatalogRecord.Field.named(localName)
             text.removeAll(keepingCapacity: true)
         } else if inFault && (XMLName.equals(localName, "faultstring") || XMLName.equals(localName, "Text")) {
-            fieldName = "faultstring"
+            inFaultString = true
             text.removeAll(keepingCapacity: true)
         }
     }
 
     override func endElement() {
-        if let name = fieldName {
-            let value = String(decoding: text, as: UTF8.self)
-            if name == "faultstring" && inFault {
-                faultText = value.trimmingSpaces()
-            } else {
-                fields[name] = value
-            }
-            fieldName = nil
+        if let field {
+            fields[field] = String(decoding: text, as: UTF8.self)
+            self.field = nil
+        } else if inFaultString {
+            faultText = String(decoding: text, as: UTF8.self).trimmingSpaces()
+            inFaultString = false
         }
         if let d = recordDepth, depth == d {
             records.append((fields, recordLine))
@@ -84,6 +83,6 @@ private final class RecordCollector: XMLStreamHandler {
     }
 
     override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if fieldName != nil { text.append(contentsOf: bytes) }
+        if field != nil || inFaultString { text.append(contentsOf: bytes) }
     }
 }

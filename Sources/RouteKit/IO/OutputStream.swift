@@ -10,6 +10,7 @@ public final class OutputStream: ByteSink {
     public let path: String
     private var fd: Int32
     private var temporaryPath: String?
+    private let ownsDescriptor: Bool
     private var pending: [UInt8] = []
     private let flushThreshold = 1 << 20
 
@@ -18,10 +19,11 @@ public final class OutputStream: ByteSink {
         OutputStream(path: "-", fd: STDOUT_FILENO, temporaryPath: nil)
     }
 
-    private init(path: String, fd: Int32, temporaryPath: String?) {
+    private init(path: String, fd: Int32, temporaryPath: String?, ownsDescriptor: Bool = false) {
         self.path = path
         self.fd = fd
         self.temporaryPath = temporaryPath
+        self.ownsDescriptor = ownsDescriptor || temporaryPath != nil
         pending.reserveCapacity(flushThreshold + (1 << 16))
     }
 
@@ -30,6 +32,13 @@ public final class OutputStream: ByteSink {
     /// - Throws: ``IOError/cannotCreate(path:reason:)`` when the folder does not exist or may not be written.
     public static func create(path: String) throws -> OutputStream {
         if path == "-" { return standardOutput() }
+        // A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in place: it cannot be replaced.
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR {
+            let opened = open(path, O_WRONLY | O_CLOEXEC)  // -1 on error, errno set
+            guard opened >= 0 else { throw IOError.cannotCreate(path: path, reason: IOError.systemReason()) }
+            return OutputStream(path: path, fd: opened, temporaryPath: nil, ownsDescriptor: true)
+        }
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -49,6 +58,8 @@ public final class OutputStream: ByteSink {
         if let temporaryPath {
             close(fd)
             unlink(temporaryPath)
+        } else if ownsDescriptor && fd >= 0 {
+            close(fd)
         }
     }
 

@@ -1,0 +1,77 @@
+/// One catalog record (one recruitment: a unit and a meeting at a place) with the SkautIS fields in fixed
+/// slots, so that reading thousands of records costs no dictionary per record.
+struct CatalogRecord {
+    enum Field: Int, CaseIterable {
+        case idUnit, unit, registrationNumber, realtyID, name, realtyType, street, city, postcode, latitude, longitude
+        case description, realtyNote, occupationNote, ageFrom, ageTo, sex, categoryNote, weekday, timeFrom, timeTo
+        case periodicity
+
+        /// The SkautIS `AdvertisingSummaryOutput` element name (or, for `name`, the plain name).
+        var skautISName: StaticString {
+            switch self {
+            case .idUnit: "ID_Unit"
+            case .unit: "Unit"
+            case .registrationNumber: "RegistrationNumber"
+            case .realtyID: "Realty_ID"
+            case .name: "Name"
+            case .realtyType: "Realty_RealtyType"
+            case .street: "Realty_Street"
+            case .city: "Realty_City"
+            case .postcode: "Realty_Postcode"
+            case .latitude: "Realty_GpsLatitude"
+            case .longitude: "Realty_GpsLongitude"
+            case .description: "Realty_Description"
+            case .realtyNote: "Realty_Note"
+            case .occupationNote: "Occupation_Note"
+            case .ageFrom: "AdvertisingCategory_AgeFrom"
+            case .ageTo: "AdvertisingCategory_AgeTo"
+            case .sex: "AdvertisingCategory_ID_Sex"
+            case .categoryNote: "AdvertisingCategory_Note"
+            case .weekday: "MeetingDate_WeekDay"
+            case .timeFrom: "MeetingDate_TimeFrom"
+            case .timeTo: "MeetingDate_TimeTo"
+            case .periodicity: "MeetingDate_Periodicity"
+            }
+        }
+
+        /// The field of an XML element's local name, compared byte by byte.
+        static func named(_ localName: UnsafePointer<UInt8>) -> Field? {
+            allCases.first { XMLName.equals(localName, $0.skautISName) }
+        }
+
+        /// The field of a column or property name: the SkautIS name (any case) or a plain alias.
+        static func named(_ name: String) -> Field? {
+            byName[name.lowercased()]
+        }
+
+        private static let byName: [String: Field] = {
+            var table: [String: Field] = [:]
+            for f in Field.allCases {
+                table[f.skautISName.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }.lowercased()] = f
+            }
+            let aliases: [String: Field] = [
+                "id": .realtyID, "id_realty": .realtyID, "nazev": .name, "název": .name, "jednotka": .unit,
+                "registration_number": .registrationNumber, "evidencni_cislo": .registrationNumber, "ev_cislo": .registrationNumber,
+                "type": .realtyType, "street": .street, "ulice": .street, "city": .city, "obec": .city, "mesto": .city,
+                "město": .city, "postcode": .postcode, "psc": .postcode, "psč": .postcode, "description": .description,
+                "note": .realtyNote, "weekday": .weekday, "time_from": .timeFrom, "time_to": .timeTo,
+                "periodicity": .periodicity, "age_from": .ageFrom, "age_to": .ageTo, "sex": .sex, "meeting_note": .categoryNote,
+            ]
+            table.merge(aliases) { a, _ in a }
+            return table
+        }()
+    }
+
+    private var values = [String?](repeating: nil, count: Field.allCases.count)
+
+    subscript(field: Field) -> String? {
+        get { values[field.rawValue] }
+        set { values[field.rawValue] = newValue }
+    }
+
+    /// The field's value with white space trimmed; nil when empty.
+    func value(_ field: Field) -> String? {
+        guard let v = values[field.rawValue]?.trimmingSpaces(), !v.isEmpty else { return nil }
+        return v
+    }
+}
