@@ -130,18 +130,46 @@ enum NearFormatter {
         for result in results {
             for m in result.matches {
                 let room = rooms[m.index]
-                var cells = [result.query.label, room.id, room.name]
-                cells.append(GeoJSONText.number(room.coordinate.latitude))
-                cells.append(GeoJSONText.number(room.coordinate.longitude))
-                cells.append(GeoJSONText.number(m.distanceMeters, precision: 3))
-                cells.append(GeoJSONText.number(m.bearingDegrees, precision: 2))
-                cells.append(GeodesicIndex.compassPoint(m.bearingDegrees))
-                cells += [room.street ?? "", room.city ?? "", room.postcode ?? ""]
-                cells.append(room.units.map { u in u.name + (u.registrationNumber.map { " (\($0))" } ?? "") }.joined(separator: "; "))
-                cells.append(meetings(room))
-                b.append(string: cells.map(StatsFormatter.quote).joined(separator: ",") + "\n")
+                csvField(result.query.label, &b)
+                b.append(0x2C)
+                csvField(room.id, &b)
+                b.append(0x2C)
+                csvField(room.name, &b)
+                b.append(0x2C)
+                DecimalText.append(room.coordinate.latitude, to: &b)
+                b.append(0x2C)
+                DecimalText.append(room.coordinate.longitude, to: &b)
+                b.append(0x2C)
+                DecimalText.append(m.distanceMeters, precision: 3, to: &b)
+                b.append(0x2C)
+                DecimalText.append(m.bearingDegrees, precision: 2, to: &b)
+                b.append(0x2C)
+                b.append(string: GeodesicIndex.compassPoint(m.bearingDegrees))
+                for text in [room.street, room.city, room.postcode] {
+                    b.append(0x2C)
+                    if let text { csvField(text, &b) }
+                }
+                b.append(0x2C)
+                if !room.units.isEmpty {
+                    csvField(room.units.map { u in u.name + (u.registrationNumber.map { " (\($0))" } ?? "") }.joined(separator: "; "), &b)
+                }
+                b.append(0x2C)
+                if !room.meetings.isEmpty { csvField(meetings(room), &b) }
+                b.append(0x0A)
             }
         }
+    }
+
+    /// Appends a CSV field, quoted only when it holds a comma, a quote or a line break.
+    static func csvField(_ text: String, _ b: inout ByteBuffer) {
+        let special = text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+        guard special else { return b.append(string: text) }
+        b.append(0x22)
+        for byte in text.utf8 {
+            if byte == 0x22 { b.append(0x22) }
+            b.append(byte)
+        }
+        b.append(0x22)
     }
 }
 
