@@ -7,6 +7,7 @@ struct NearCommand: Command {
     static let help = """
         Usage: routekit near --at LAT,LON [--radius 60km] [options] CATALOG... [-o OUT]
                routekit near --at-file POSITIONS [--radius 60km] [options] CATALOG...
+               routekit near --along TRACK.gpx --radius 5km [options] CATALOG...
 
         Finds the clubrooms within a radius of a position, exactly on the WGS84 ellipsoid (a clubroom is
         listed if and only if its geodesic distance is at most the radius), nearest first, each with its
@@ -21,6 +22,9 @@ struct NearCommand: Command {
                                 "49°11'42\\"N 16°36'24\\"E".
           --at-file FILE        Many positions, one per line: LAT,LON[,label]. The index is built once;
                                 each result says which position (label, or line number) it answers.
+          --along TRACK         The clubrooms near a track (GPX or GeoJSON; its segments joined), with
+                                their distance from it and the kilometre where the track passes
+                                closest, in order along the track.
           --radius R            With a unit: 60km (default), 500m. A bare number is refused: other tools
                                 read it as miles.
           --unit NUMBER         Only clubrooms of this unit and its child units (registration number
@@ -39,6 +43,7 @@ struct NearCommand: Command {
           routekit near --at 49.1951,16.6068 data/clubrooms/clubrooms.xml
           routekit near --at "50.0755 14.4378" --radius 10km --unit 111 --format geojson clubrooms.csv
           routekit near --at-file our-units.csv --radius 60km --format csv clubrooms.xml -o nearby.csv
+          routekit near --along "Etapa 1.gpx" --radius 5km data/clubrooms/clubrooms.xml
 
         Exit status: 0 done, 64 wrong usage, 65 bad data (or no usable clubroom), 66 an input cannot be
         read, 73 the output cannot be written.
@@ -51,6 +56,7 @@ struct NearCommand: Command {
     var at: Coordinate?
     var atText: String?
     var atFile: String?
+    var along: String?
     var radius = 60_000.0
     var unit: String?
     var limit: Int?
@@ -75,6 +81,7 @@ struct NearCommand: Command {
                     at = c
                     atText = value
                 case "--at-file": atFile = try arguments.value(for: name, inline: inline)
+                case "--along": along = try arguments.value(for: name, inline: inline)
                 case "--radius": radius = try Units.length(try arguments.value(for: name, inline: inline), option: name)
                 case "--unit":
                     let value = try arguments.value(for: name, inline: inline).trimmingSpaces()
@@ -104,8 +111,10 @@ struct NearCommand: Command {
     }
 
     func validate() throws {
-        guard (at == nil) != (atFile == nil) else {
-            throw CLIError.usage(at == nil ? "say where to search from: --at LAT,LON or --at-file FILE" : "give either --at or --at-file, not both")
+        let places = [at != nil, atFile != nil, along != nil].filter { $0 }.count
+        guard places == 1 else {
+            throw CLIError.usage(places == 0 ? "say where to search from: --at LAT,LON, --at-file FILE or --along TRACK"
+                                 : "give one of --at, --at-file and --along")
         }
         guard !catalogs.isEmpty else { throw CLIError.usage("no catalog; give a SkautIS XML, CSV or GeoJSON file of clubrooms") }
     }
@@ -137,7 +146,7 @@ struct NearCommand: Command {
     }
 
     func run(console: Console) throws -> ExitCode {
-        let positions = try queries()
+        let positions = along == nil ? try queries() : []
         let catalog: ClubroomCatalog
         do {
             catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns)
@@ -156,6 +165,7 @@ struct NearCommand: Command {
             if rooms.isEmpty && !quiet { console.warning("no clubroom of unit \(unit) or its child units in the catalogs") }
         }
         let coordinates = rooms.map(\.coordinate)
+        if let along { return try runAlong(along, rooms: rooms, coordinates: coordinates, console: console) }
         let index = exhaustive ? nil : GeodesicIndex(coordinates)
         var results: [(query: Query, matches: [GeodesicIndex.Match])] = []
         for q in positions {
@@ -170,6 +180,34 @@ struct NearCommand: Command {
         case .table: NearFormatter.table(results, rooms, radius: radius, many: many, into: &buffer)
         case .geojson: NearFormatter.geojson(results, rooms, many: many, into: &buffer)
         case .csv: NearFormatter.csv(results, rooms, into: &buffer)
+        }
+        let out = try console.output(output)
+        try out.write(&buffer)
+        try out.commit()
+        return .success
+    }
+
+    /// `--along`: the clubrooms near a track, in order along it.
+    func runAlong(_ path: String, rooms: [Clubroom], coordinates: [Coordinate], console: Console) throws -> ExitCode {
+        let file = try InputFile(path: path)
+        guard let format = try InputFormat.detect(file) else {
+            throw CLIError.data("\(path): neither GPX nor GeoJSON")
+        }
+        let builder = GPXDocumentBuilder()
+        try readInput(file, format: format, strict: false, quiet: quiet, console: console, handler: builder)
+        let document = builder.document
+        var points = document.tracks.flatMap { $0.segments.flatMap { $0.points.map(\.coordinate) } }
+        if points.isEmpty { points = document.routes.flatMap { $0.points.map(\.coordinate) } }
+        guard !points.isEmpty else { throw CLIError.data("\(path): no track or route to search along") }
+        let label = document.tracks.first?.name ?? document.routes.first?.name ?? path
+        let corridor = TrackCorridor(points: points)
+        var matches = corridor.positions(within: radius, among: GeodesicIndex(coordinates), coordinates: coordinates)
+        if let limit, matches.count > limit { matches = Array(matches.prefix(limit)) }
+        var buffer = ByteBuffer(capacity: 1 << 16)
+        switch self.format {
+        case .table: NearFormatter.alongTable(matches, rooms, label: label, radius: radius, into: &buffer)
+        case .geojson: NearFormatter.alongGeoJSON(matches, rooms, label: label, into: &buffer)
+        case .csv: NearFormatter.alongCSV(matches, rooms, label: label, into: &buffer)
         }
         let out = try console.output(output)
         try out.write(&buffer)

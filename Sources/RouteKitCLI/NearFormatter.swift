@@ -50,7 +50,8 @@ enum NearFormatter {
         }
     }
 
-    static func geojson(_ results: Results, _ rooms: [Clubroom], many: Bool, into b: inout ByteBuffer) {
+    static func geojson(_ results: Results, _ rooms: [Clubroom], many: Bool, into b: inout ByteBuffer, along: [Double]? = nil) {
+        var position = 0
         b.append("{\"type\":\"FeatureCollection\",\"features\":[")
         var first = true
         for result in results {
@@ -70,10 +71,16 @@ enum NearFormatter {
                 JSONOut.string(room.name, &b)
                 b.append(",\"distance_m\":")
                 DecimalText.append(m.distanceMeters, precision: 3, to: &b)
-                b.append(",\"bearing_deg\":")
-                DecimalText.append(m.bearingDegrees, precision: 2, to: &b)
-                b.append(",\"compass\":")
-                JSONOut.string(GeodesicIndex.compassPoint(m.bearingDegrees), &b)
+                if let along {
+                    b.append(",\"along_m\":")
+                    DecimalText.append(along[position], precision: 3, to: &b)
+                    position += 1
+                } else {
+                    b.append(",\"bearing_deg\":")
+                    DecimalText.append(m.bearingDegrees, precision: 2, to: &b)
+                    b.append(",\"compass\":")
+                    JSONOut.string(GeodesicIndex.compassPoint(m.bearingDegrees), &b)
+                }
                 for (key, value) in [("type", room.type), ("street", room.street), ("city", room.city), ("postcode", room.postcode),
                                      ("description", room.description), ("note", room.note)] {
                     guard let value else { continue }
@@ -157,6 +164,69 @@ enum NearFormatter {
                 if !room.meetings.isEmpty { csvField(meetings(room), &b) }
                 b.append(0x0A)
             }
+        }
+    }
+
+    static func alongTable(_ matches: [TrackCorridor.Match], _ rooms: [Clubroom], label: String, radius: Double, into b: inout ByteBuffer) {
+        b.append(string: "\(label): clubrooms within \(StatsFormatter.fixed(radius / 1000, 1)) km of the track\n")
+        guard !matches.isEmpty else { return b.append("None.\n") }
+        var lines: [[String]] = [["At km", "Off track", "Name", "Address", "Meetings"]]
+        for m in matches {
+            let room = rooms[m.index]
+            lines.append([StatsFormatter.fixed(m.alongMeters / 1000, 1), StatsFormatter.fixed(m.distanceMeters / 1000, 2) + " km",
+                          room.name, room.address, meetings(room)])
+        }
+        var widths = [0, 0, 0, 0, 0]
+        for line in lines { for (i, c) in line.enumerated() { widths[i] = max(widths[i], c.count) } }
+        widths[2] = min(widths[2], 36)
+        widths[3] = min(widths[3], 40)
+        for (k, line) in lines.enumerated() {
+            var text = ""
+            for (i, cell) in line.enumerated() {
+                let shown = i < 4 && cell.count > widths[i] ? String(cell.prefix(widths[i] - 1)) + "…" : cell
+                let pad = String(repeating: " ", count: max(0, widths[i] - shown.count))
+                text += i < 2 ? pad + shown + "  " : i == 4 ? shown : shown + pad + "  "
+            }
+            b.append(string: text + "\n")
+            if k == 0 { b.append(string: String(repeating: "─", count: min(widths.reduce(0, +) + 8, 140)) + "\n") }
+        }
+    }
+
+    static func alongGeoJSON(_ matches: [TrackCorridor.Match], _ rooms: [Clubroom], label: String, into b: inout ByteBuffer) {
+        // The same Features as for a position, with the distance from the track and the distance along it.
+        let results: Results = [(NearCommand.Query(label: label, coordinate: Coordinate(latitude: 0, longitude: 0)),
+                                 matches.map { GeodesicIndex.Match(index: $0.index, distanceMeters: $0.distanceMeters, bearingDegrees: 0) })]
+        var plain = ByteBuffer(capacity: 1 << 16)
+        geojson(results, rooms, many: true, into: &plain, along: matches.map(\.alongMeters))
+        b.append(moving: &plain)
+    }
+
+    static func alongCSV(_ matches: [TrackCorridor.Match], _ rooms: [Clubroom], label: String, into b: inout ByteBuffer) {
+        b.append("query,id,name,latitude,longitude,distance_m,along_m,street,city,postcode,units,meetings\n")
+        for m in matches {
+            let room = rooms[m.index]
+            csvField(label, &b)
+            b.append(0x2C)
+            csvField(room.id, &b)
+            b.append(0x2C)
+            csvField(room.name, &b)
+            b.append(0x2C)
+            DecimalText.append(room.coordinate.latitude, to: &b)
+            b.append(0x2C)
+            DecimalText.append(room.coordinate.longitude, to: &b)
+            b.append(0x2C)
+            DecimalText.append(m.distanceMeters, precision: 3, to: &b)
+            b.append(0x2C)
+            DecimalText.append(m.alongMeters, precision: 3, to: &b)
+            for text in [room.street, room.city, room.postcode] {
+                b.append(0x2C)
+                if let text { csvField(text, &b) }
+            }
+            b.append(0x2C)
+            csvField(room.units.map(\.name).joined(separator: "; "), &b)
+            b.append(0x2C)
+            csvField(meetings(room), &b)
+            b.append(0x0A)
         }
     }
 

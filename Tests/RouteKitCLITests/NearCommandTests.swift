@@ -71,3 +71,28 @@ import Testing
         #expect(run.standardError.contains("no usable clubroom"))
     }
 }
+
+@Suite struct NearAlongTests {
+    @Test func listsTheClubroomsAlongATrackInOrder() throws {
+        // A track across Brno from west to east.
+        var gpx = "<gpx><trk><name>Across Brno</name><trkseg>"
+        for k in 0...400 {
+            gpx += "<trkpt lat=\"49.1951\" lon=\"\(16.50 + Double(k) * 0.0005)\"/>"
+        }
+        gpx += "</trkseg></trk></gpx>"
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let track = folder.appendingPathComponent("across.gpx")
+        try Data(gpx.utf8).write(to: track)
+        let run = try CLI.run(["near", "--along", track.path, "--radius", "2km", "--format", "csv", "-q", NearCommandTests.xml])
+        #expect(run.status == 0, "\(run.standardError)")
+        let rows = run.standardOutput.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(!rows.isEmpty)
+        let along = rows.compactMap { Double($0[6]) }
+        #expect(along == along.sorted())
+        #expect(rows.allSatisfy { (Double($0[5]) ?? 9e9) <= 2000 })
+        let table = try CLI.run(["near", "--along", track.path, "--radius", "2km", "-q", NearCommandTests.xml])
+        #expect(table.standardOutput.hasPrefix("Across Brno: clubrooms within 2.0 km of the track"))
+        #expect(try CLI.run(["near", "--along", track.path, "--at", "49,16", NearCommandTests.xml]).status == 64)
+    }
+}

@@ -19,6 +19,12 @@ public final class GeodesicIndex: @unchecked Sendable {
         public var distanceMeters: Double
         /// Initial bearing from the query point, degrees clockwise from north, 0…360.
         public var bearingDegrees: Double
+
+        public init(index: Int, distanceMeters: Double, bearingDegrees: Double) {
+            self.index = index
+            self.distanceMeters = distanceMeters
+            self.bearingDegrees = bearingDegrees
+        }
     }
 
     private let coordinates: [Coordinate]

@@ -1,0 +1,86 @@
+import Glibc
+
+/// Positions near a track: for each, its distance from the track and how far along the track its nearest
+/// point is.
+///
+/// The track's points go into their own ``GeodesicIndex``. Track points are sampled at least every h = R/4
+/// along the track; every point of the track lies within h + g (g: the longest step) of the last sample
+/// before it, so a position within R of the track lies within R + h + g of a sample and is a candidate.
+/// Each candidate's nearest track point is found exactly by geodesic distance, then refined onto the steps
+/// either side of it (projected in a local plane: for the steps of a recorded track, metres long, the
+/// error is far below a millimetre).
+public struct TrackCorridor: Sendable {
+    /// A position near the track.
+    public struct Match: Hashable, Sendable {
+        /// Index of the position in the array searched.
+        public var index: Int
+        /// Distance from the track, metres.
+        public var distanceMeters: Double
+        /// Distance along the track to the track's point nearest the position, metres.
+        public var alongMeters: Double
+    }
+
+    private let points: [Coordinate]
+    private let along: [Double]
+    private let index: GeodesicIndex
+
+    /// A corridor around the line through `points` (in order; one segment).
+    public init(points: [Coordinate]) {
+        self.points = points
+        var along = [Double](repeating: 0, count: points.count)
+        for i in points.indices.dropFirst() {
+            along[i] = along[i - 1] + Geodesic.wgs84.stepDistance(from: points[i - 1], to: points[i])
+        }
+        self.along = along
+        index = GeodesicIndex(points)
+    }
+
+    /// The length of the track, metres.
+    public var lengthMeters: Double { along.last ?? 0 }
+
+    /// The positions of `candidates` within `radiusMeters` of the track, in order along the track.
+    public func positions(within radiusMeters: Double, among candidates: GeodesicIndex, coordinates: [Coordinate]) -> [Match] {
+        guard !points.isEmpty else { return [] }
+        let step = max(radiusMeters / 4, 1)
+        var longestStep = 0.0
+        for i in along.indices.dropFirst() { longestStep = max(longestStep, along[i] - along[i - 1]) }
+        var seen = Set<Int>()
+        var next = 0.0
+        for i in points.indices where along[i] >= next || i == points.count - 1 {
+            next = along[i] + step
+            for m in candidates.positions(within: radiusMeters + step + longestStep, of: points[i]) { seen.insert(m.index) }
+        }
+        var result: [Match] = []
+        for i in seen {
+            let match = place(coordinates[i], index: i)
+            if match.distanceMeters <= radiusMeters { result.append(match) }
+        }
+        result.sort { ($0.alongMeters, $0.distanceMeters, $0.index) < ($1.alongMeters, $1.distanceMeters, $1.index) }
+        return result
+    }
+
+    /// The nearest point of the track to `c`: its distance and its distance along the track.
+    public func place(_ c: Coordinate, index i: Int = 0) -> Match {
+        guard let nearest = index.nearest(1, to: c).first else { return Match(index: i, distanceMeters: .infinity, alongMeters: 0) }
+        var best = Match(index: i, distanceMeters: nearest.distanceMeters, alongMeters: along[nearest.index])
+        let k = nearest.index
+        for j in [k - 1, k] where j >= 0 && j + 1 < points.count {
+            let a = points[j]
+            let b = points[j + 1]
+            let scale = cos(c.latitude * .pi / 180)
+            let ax = (a.longitude - c.longitude) * scale, ay = a.latitude - c.latitude
+            let bx = (b.longitude - c.longitude) * scale, by = b.latitude - c.latitude
+            let vx = bx - ax, vy = by - ay
+            let length2 = vx * vx + vy * vy
+            guard length2 > 0 else { continue }
+            let t = max(0, min(1, -(ax * vx + ay * vy) / length2))
+            guard t > 0 && t < 1 else { continue }
+            let foot = Coordinate(latitude: a.latitude + t * (b.latitude - a.latitude), longitude: a.longitude + t * (b.longitude - a.longitude))
+            let d = c.distance(to: foot)
+            if d < best.distanceMeters {
+                best = Match(index: i, distanceMeters: d, alongMeters: along[j] + t * (along[j + 1] - along[j]))
+            }
+        }
+        return best
+    }
+}
