@@ -30,7 +30,9 @@ struct NearCommand: Command {
           --unit NUMBER         Only clubrooms of this unit and its child units (registration number
                                 621.03 covers 621.03.01, not 621.031).
           --limit N             At most N clubrooms per position, the nearest.
-          --format F            table (default), geojson or csv.
+          --format F            table (default), geojson, csv or svg (a map of the position, the
+                                geodesic circle of the radius, the clubrooms labelled, a scale bar;
+                                with --at only).
           --lat-column NAME     The CSV column with latitudes, when its name is unusual.
           --lon-column NAME     The CSV column with longitudes.
           -o, --output FILE     Write to FILE (atomically) instead of standard output.
@@ -50,7 +52,7 @@ struct NearCommand: Command {
 
         """
 
-    enum Format: String { case table, geojson, csv }
+    enum Format: String { case table, geojson, csv, svg }
 
     var catalogs: [String] = []
     var at: Coordinate?
@@ -96,7 +98,7 @@ struct NearCommand: Command {
                 case "--format":
                     let value = try arguments.value(for: name, inline: inline)
                     guard let f = Format(rawValue: value.lowercased()) else {
-                        throw CLIError.usage("--format must be table, geojson or csv, not '\(value)'")
+                        throw CLIError.usage("--format must be table, geojson, csv or svg, not '\(value)'")
                     }
                     format = f
                 case "--lat-column": columns.latitude = try arguments.value(for: name, inline: inline)
@@ -117,6 +119,7 @@ struct NearCommand: Command {
                                  : "give one of --at, --at-file and --along")
         }
         guard !catalogs.isEmpty else { throw CLIError.usage("no catalog; give a SkautIS XML, CSV or GeoJSON file of clubrooms") }
+        if format == .svg && at == nil { throw CLIError.usage("--format svg draws the map around one position: use it with --at") }
     }
 
     /// One position to answer.
@@ -180,6 +183,14 @@ struct NearCommand: Command {
         case .table: NearFormatter.table(results, rooms, radius: radius, many: many, into: &buffer)
         case .geojson: NearFormatter.geojson(results, rooms, many: many, into: &buffer)
         case .csv: NearFormatter.csv(results, rooms, into: &buffer)
+        case .svg:
+            let places = results.flatMap { $0.matches.map { NearMap.Place(label: rooms[$0.index].name, coordinate: rooms[$0.index].coordinate) } }
+            do {
+                buffer.append(string: try NearMap().render(center: positions[0].coordinate, radiusMeters: radius, places: places,
+                                                           title: "Clubrooms near \(positions[0].label)"))
+            } catch let error as ProjectionError {
+                throw CLIError.data(error.description)
+            }
         }
         let out = try console.output(output)
         try out.write(&buffer)
@@ -208,6 +219,7 @@ struct NearCommand: Command {
         case .table: NearFormatter.alongTable(matches, rooms, label: label, radius: radius, into: &buffer)
         case .geojson: NearFormatter.alongGeoJSON(matches, rooms, label: label, into: &buffer)
         case .csv: NearFormatter.alongCSV(matches, rooms, label: label, into: &buffer)
+        case .svg: throw CLIError.usage("--format svg draws the map around one position: use it with --at")
         }
         let out = try console.output(output)
         try out.write(&buffer)

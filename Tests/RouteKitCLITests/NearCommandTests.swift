@@ -96,3 +96,14 @@ import Testing
         #expect(try CLI.run(["near", "--along", track.path, "--at", "49,16", NearCommandTests.xml]).status == 64)
     }
 }
+
+@Suite struct NearMapCommandTests {
+    @Test func drawsAnSVGMapAroundAPosition() throws {
+        let run = try CLI.run(["near", "--at", "49.1951,16.6068", "--radius", "10km", "--format", "svg", "-q", NearCommandTests.xml])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.hasPrefix("<?xml"))
+        #expect(run.standardOutput.contains("clubrooms within 10 km"))
+        let many = try CLI.run(["near", "--along", NearCommandTests.xml, "--format", "svg", NearCommandTests.xml])
+        #expect(many.status == 64)
+    }
+}

@@ -1,0 +1,59 @@
+internal import CPROJ
+
+/// Why a map projection could not be set up.
+public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// PROJ refused the projection; the message is PROJ's own.
+    case unavailable(String)
+
+    public var description: String {
+        switch self {
+        case .unavailable(let message): "the map projection is not available: \(message)"
+        }
+    }
+}
+
+/// A transverse Mercator projection of the WGS84 ellipsoid centred on a position, through PROJ
+/// (`+proj=tmerc`, Poder/Engsager's algorithm: sub-millimetre within thousands of kilometres of the centre).
+/// Easting and northing in metres from the centre; north is up and the scale is true along the central
+/// meridian, so a map drawn with it has its true aspect.
+///
+/// Each projection owns its PROJ context (contexts are not shared between threads) and frees it.
+public final class MapProjection {
+    private let context: OpaquePointer
+    private let projection: OpaquePointer
+
+    /// A transverse Mercator centred on `center`.
+    ///
+    /// - Throws: ``ProjectionError/unavailable(_:)`` when PROJ cannot build the projection.
+    public init(center: Coordinate) throws {
+        guard let context = proj_context_create() else {  // NULL on allocation failure
+            throw ProjectionError.unavailable("no PROJ context")
+        }
+        let definition = "+proj=tmerc +lat_0=\(center.latitude) +lon_0=\(center.longitude) +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m"
+        guard let projection = proj_create(context, definition) else {  // NULL on error, reason in the context
+            let message = String(cString: proj_context_errno_string(context, proj_context_errno(context)))
+            proj_context_destroy(context)
+            throw ProjectionError.unavailable(message)
+        }
+        self.context = context
+        self.projection = projection
+    }
+
+    deinit {
+        proj_destroy(projection)
+        proj_context_destroy(context)
+    }
+
+    /// Easting and northing in metres of `c` (nil where PROJ cannot project it: far from the centre).
+    public func project(_ c: Coordinate) -> (x: Double, y: Double)? {
+        // A projection's forward step takes radians; HUGE_VAL marks a failure.
+        var input = PJ_COORD()
+        input.lp.lam = c.longitude * .pi / 180
+        input.lp.phi = c.latitude * .pi / 180
+        let output = proj_trans(projection, PJ_FWD, input)
+        let x = output.xy.x
+        let y = output.xy.y
+        guard x.isFinite, y.isFinite, abs(x) < 1e15, abs(y) < 1e15 else { return nil }
+        return (x, y)
+    }
+}

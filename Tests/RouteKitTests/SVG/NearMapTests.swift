@@ -1,0 +1,32 @@
+import Foundation
+import FoundationXML
+import RouteKit
+import Testing
+
+@Suite struct NearMapTests {
+    @Test func theProjectionIsTrueAlongTheCentralMeridian() throws {
+        let center = Coordinate(latitude: 49.1951, longitude: 16.6068)
+        let projection = try MapProjection(center: center)
+        let origin = try #require(projection.project(center))
+        #expect(abs(origin.x) < 1e-6 && abs(origin.y) < 1e-6)
+        let north = try #require(projection.project(Geodesic.wgs84.destination(from: center, azimuthDegrees: 0, distanceMeters: 10_000)))
+        #expect(abs(north.x) < 1e-6)
+        #expect(abs(north.y - 10_000) < 0.001)
+    }
+
+    @Test func drawsTheCircleThePlacesAndAScaleBar() throws {
+        let center = Coordinate(latitude: 49.1951, longitude: 16.6068)
+        let places = (0..<12).map { k in
+            NearMap.Place(label: "Klubovna \(k) <&>", coordinate: Geodesic.wgs84.destination(from: center, azimuthDegrees: Double(k) * 30, distanceMeters: 1000 + Double(k) * 300))
+        }
+        let svg = try NearMap(width: 800, height: 800).render(center: center, radiusMeters: 5000, places: places, title: "Test")
+        #expect(XMLParser(data: Data(svg.utf8)).parse())
+        let circle = try #require(svg.split(separator: "\n").first { $0.contains("stroke-dasharray=\"6 4\"") })
+        #expect(circle.filter { $0 == "L" }.count == 360)
+        let labels = svg.components(separatedBy: "Klubovna ").count - 1
+        let dropped = svg.contains("left out where they would overlap")
+        #expect(labels == 12 || dropped)
+        #expect(svg.contains(">1 km</text>") || svg.contains(">2 km</text>"))
+        #expect(svg.contains("&lt;&amp;&gt;"))
+    }
+}
