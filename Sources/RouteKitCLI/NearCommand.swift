@@ -1,3 +1,4 @@
+import Glibc
 import RouteKit
 
 /// `routekit near`: the clubrooms within a radius of a position (or of many positions).
@@ -36,6 +37,7 @@ struct NearCommand: Command {
           --lat-column NAME     The CSV column with latitudes, when its name is unusual.
           --lon-column NAME     The CSV column with longitudes.
           -o, --output FILE     Write to FILE (atomically) instead of standard output.
+          -v, --verbose         Print how long reading, indexing and searching took, on standard error.
           --exhaustive          Measure every clubroom instead of using the spatial index (slow; for
                                 checking the index and for benchmarks).
           -q, --quiet           Do not print warnings.
@@ -67,6 +69,7 @@ struct NearCommand: Command {
     var output: String?
     var quiet = false
     var exhaustive = false
+    var verbose = false
 
     init(arguments: inout Arguments) throws {
         while let word = arguments.next() {
@@ -106,6 +109,7 @@ struct NearCommand: Command {
                 case "-o", "--output": output = try arguments.value(for: name, inline: inline)
                 case "-q", "--quiet": quiet = true
                 case "--exhaustive": exhaustive = true
+                case "-v", "--verbose": verbose = true
                 default: throw CLIError.usage("unknown option '\(name)'")
                 }
             }
@@ -149,6 +153,7 @@ struct NearCommand: Command {
     }
 
     func run(console: Console) throws -> ExitCode {
+        let started = Clock.seconds()
         let positions = along == nil ? try queries() : []
         let catalog: ClubroomCatalog
         do {
@@ -169,13 +174,23 @@ struct NearCommand: Command {
         }
         let coordinates = rooms.map(\.coordinate)
         if let along { return try runAlong(along, rooms: rooms, coordinates: coordinates, console: console) }
+        let read = Clock.seconds()
         let index = exhaustive ? nil : GeodesicIndex(coordinates)
+        let built = Clock.seconds()
         var results: [(query: Query, matches: [GeodesicIndex.Match])] = []
         for q in positions {
             var matches = index?.positions(within: radius, of: q.coordinate)
                 ?? GeodesicIndex.scan(coordinates, within: radius, of: q.coordinate)
             if let limit, matches.count > limit { matches = Array(matches.prefix(limit)) }
             results.append((q, matches))
+        }
+        let searched = Clock.seconds()
+        if verbose {
+            let found = results.reduce(0) { $0 + $1.matches.count }
+            console.note("routekit: read \(rooms.count) clubrooms in \(Clock.milliseconds(read - started)); "
+                + (exhaustive ? "no index (--exhaustive); " : "index built in \(Clock.milliseconds(built - read)); ")
+                + "\(positions.count) quer\(positions.count == 1 ? "y" : "ies") answered in \(Clock.milliseconds(searched - built)) "
+                + "(\(Clock.milliseconds((searched - built) / Double(positions.count))) each, \(found) results)")
         }
         var buffer = ByteBuffer(capacity: 1 << 16)
         let many = atFile != nil
@@ -235,5 +250,19 @@ struct NearCommand: Command {
             message += "; \(catalog.swappedLooking) have a latitude beyond ±90 but a longitude within it: are the latitude and longitude columns swapped?"
         }
         console.warning(message)
+    }
+}
+
+/// Wall-clock timing for --verbose.
+enum Clock {
+    static func seconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)  // cannot fail for CLOCK_MONOTONIC
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    static func milliseconds(_ seconds: Double) -> String {
+        let ms = seconds * 1000
+        return ms < 10 ? "\(StatsFormatter.fixed(ms, 3)) ms" : "\(StatsFormatter.fixed(ms, 0)) ms"
     }
 }
