@@ -142,9 +142,15 @@ struct ConvertCommand: Command {
         }
         let format = outputFormat(firstInput: files[0].1)
         let out = try console.output(output)
-        final class CurrentInput { var path = "" }
-        let current = CurrentInput()
-        let warn: (String) -> Void = quiet ? { _ in } : { console.warning("\(current.path): \($0)") }
+        // The writer runs on the pipeline's thread: its warnings wait here and are printed by this thread
+        // once the file is through.
+        final class Pending: @unchecked Sendable { var path = ""; var messages: [String] = [] }
+        let pending = Pending()
+        let warn: (String) -> Void = quiet ? { _ in } : { pending.messages.append("\(pending.path): \($0)") }
+        func flushWarnings() {
+            for message in pending.messages { console.warning(message) }
+            pending.messages.removeAll()
+        }
 
         let sink: GPXHandler
         let finish: () throws -> Void
@@ -163,11 +169,22 @@ struct ConvertCommand: Command {
             finish = writer.finish
         }
 
+        // Reading and writing overlap on two threads.
+        let pipeline = GPXPipeline(into: sink)
         for (file, inputFormat) in files {
-            current.path = file.path
-            try readInput(file, format: inputFormat, strict: strict, quiet: quiet, console: console, handler: sink)
+            pending.path = file.path
+            do {
+                try readInput(file, format: inputFormat, strict: strict, quiet: quiet, console: console, handler: pipeline)
+                try pipeline.finish()
+                flushWarnings()
+            } catch {
+                try? pipeline.finish()
+                flushWarnings()
+                throw error
+            }
         }
         try finish()
+        flushWarnings()
         try out.commit()
         return .success
     }

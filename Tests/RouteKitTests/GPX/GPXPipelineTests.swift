@@ -1,0 +1,54 @@
+import RouteKit
+import Testing
+
+@Suite struct GPXPipelineTests {
+    /// Records what arrives, in order.
+    final class Recorder: GPXHandler, @unchecked Sendable {
+        var log: [String] = []
+        var failAfter: Int?
+        struct Stop: Error, Equatable {}
+        func beginTrack() { log.append("trk") }
+        func beginSegment() { log.append("seg") }
+        func trackPoint(_ point: TrackPoint) throws {
+            log.append("\(point.coordinate.latitude)")
+            if let failAfter, log.count >= failAfter { throw Stop() }
+        }
+        func endSegment() { log.append("/seg") }
+        func endTrack(_ details: Details) { log.append("/trk \(details.name ?? "")") }
+        func waypoint(_ waypoint: Waypoint) { log.append("wpt \(waypoint.name ?? "")") }
+    }
+
+    func document(points: Int) -> [UInt8] {
+        var gpx = "<gpx><wpt lat=\"1\" lon=\"1\"><name>a</name></wpt><trk><name>t</name><trkseg>"
+        for i in 0..<points { gpx += "<trkpt lat=\"\(Double(i) * 1e-4)\" lon=\"0\"/>" }
+        gpx += "</trkseg><trkseg><trkpt lat=\"-1\" lon=\"0\"/></trkseg></trk><wpt lat=\"2\" lon=\"2\"><name>b</name></wpt></gpx>"
+        return Array(gpx.utf8)
+    }
+
+    @Test func deliversEverythingInOrderAcrossBatches() throws {
+        let direct = Recorder()
+        try GPXReader().read(bytes: document(points: 20_000), handler: direct)
+        let recorder = Recorder()
+        let pipeline = GPXPipeline(into: recorder)
+        try GPXReader().read(bytes: document(points: 20_000), handler: pipeline)
+        try pipeline.finish()
+        #expect(recorder.log == direct.log)
+        #expect(recorder.log.count == 20_000 + 9)
+    }
+
+    @Test func theTargetsErrorStopsTheReadingAndComesOut() throws {
+        let recorder = Recorder()
+        recorder.failAfter = 10_000
+        let pipeline = GPXPipeline(into: recorder)
+        #expect(throws: Recorder.Stop.self) {
+            do {
+                try GPXReader().read(bytes: document(points: 200_000), handler: pipeline)
+            } catch {
+                try? pipeline.finish()
+                throw error
+            }
+            try pipeline.finish()
+        }
+        #expect(recorder.log.count == 10_000)
+    }
+}
