@@ -112,7 +112,15 @@ struct StatsCommand: Command {
         var rows: [(file: String, stats: TrackStatistics)] = []
         for (file, format) in files {
             let collector = StatisticsCollector(method: method)
-            try readInput(file, format: format, strict: strict, quiet: quiet, console: console, handler: collector)
+            // Reading on this thread, measuring on the pipeline's.
+            let pipeline = GPXPipeline(into: collector)
+            do {
+                try readInput(file, format: format, strict: strict, quiet: quiet, console: console, handler: pipeline)
+                try pipeline.finish()
+            } catch {
+                try? pipeline.finish()
+                throw error
+            }
             let lines = collector.tracks.isEmpty ? collector.routes : collector.tracks
             if lines.isEmpty { console.warning("\(file.path): no track or route with a point") }
             rows += lines.map { (file.path, $0) }
