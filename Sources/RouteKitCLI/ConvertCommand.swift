@@ -131,15 +131,7 @@ struct ConvertCommand: Command {
     }
 
     func run(console: Console) throws -> ExitCode {
-        // Open every input first: a missing file is reported before anything is written.
-        var files: [(InputFile, InputFormat)] = []
-        for path in inputs {
-            let file = try InputFile(path: path)
-            guard let format = try InputFormat.detect(file) else {
-                throw CLIError.data("\(path): neither GPX nor GeoJSON (the file is empty or starts with something else)")
-            }
-            files.append((file, format))
-        }
+        let files = try openTrackInputs(inputs)
         let format = outputFormat(firstInput: files[0].1)
         let out = try console.output(output)
         // The writer runs on the pipeline's thread: its warnings wait here and are printed by this thread
@@ -173,15 +165,8 @@ struct ConvertCommand: Command {
         let pipeline = GPXPipeline(into: sink)
         for (file, inputFormat) in files {
             pending.path = file.path
-            do {
-                try readInput(file, format: inputFormat, strict: strict, quiet: quiet, console: console, handler: pipeline)
-                try pipeline.finish()
-                flushWarnings()
-            } catch {
-                try? pipeline.finish()
-                flushWarnings()
-                throw error
-            }
+            defer { flushWarnings() }
+            try readInput(file, format: inputFormat, strict: strict, quiet: quiet, console: console, through: pipeline)
         }
         try finish()
         flushWarnings()

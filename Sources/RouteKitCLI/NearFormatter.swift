@@ -16,6 +16,24 @@ enum NearFormatter {
         }.joined(separator: "; ")
     }
 
+    /// Five columns: two numbers right-aligned, name and address cut to fit, the meetings as they are.
+    static func alignedTable(_ lines: [[String]], into b: inout ByteBuffer) {
+        var widths = [0, 0, 0, 0, 0]
+        for line in lines { for (i, c) in line.enumerated() { widths[i] = max(widths[i], c.count) } }
+        widths[2] = min(widths[2], 36)
+        widths[3] = min(widths[3], 40)
+        for (k, line) in lines.enumerated() {
+            var text = ""
+            for (i, cell) in line.enumerated() {
+                let shown = i < 4 && cell.count > widths[i] ? String(cell.prefix(widths[i] - 1)) + "…" : cell
+                let pad = String(repeating: " ", count: max(0, widths[i] - shown.count))
+                text += i < 2 ? pad + shown + "  " : i == 4 ? shown : shown + pad + "  "
+            }
+            b.append(string: text + "\n")
+            if k == 0 { b.append(string: String(repeating: "─", count: min(widths.reduce(0, +) + 8, 140)) + "\n") }
+        }
+    }
+
     static func table(_ results: Results, _ rooms: [Clubroom], radius: Double, many: Bool, into b: inout ByteBuffer) {
         for (n, result) in results.enumerated() {
             if many || n > 0 { b.append(string: (n > 0 ? "\n" : "") + "\(result.query.label)\n") }
@@ -32,20 +50,7 @@ enum NearFormatter {
                     room.name, room.address, meetings(room),
                 ])
             }
-            var widths = [0, 0, 0, 0, 0]
-            for line in lines { for (i, c) in line.enumerated() { widths[i] = max(widths[i], c.count) } }
-            widths[2] = min(widths[2], 36)
-            widths[3] = min(widths[3], 40)
-            for (k, line) in lines.enumerated() {
-                var text = ""
-                for (i, cell) in line.enumerated() {
-                    let shown = i < 4 && cell.count > widths[i] ? String(cell.prefix(widths[i] - 1)) + "…" : cell
-                    let pad = String(repeating: " ", count: max(0, widths[i] - shown.count))
-                    text += i < 2 ? pad + shown + "  " : i == 4 ? shown : shown + pad + "  "
-                }
-                b.append(string: text + "\n")
-                if k == 0 { b.append(string: String(repeating: "─", count: min(widths.reduce(0, +) + 8, 140)) + "\n") }
-            }
+            alignedTable(lines, into: &b)
             b.append(string: "\(result.matches.count) clubroom\(result.matches.count == 1 ? "" : "s") within \(StatsFormatter.fixed(radius / 1000, 1)) km.\n")
         }
     }
@@ -176,20 +181,7 @@ enum NearFormatter {
             lines.append([StatsFormatter.fixed(m.alongMeters / 1000, 1), StatsFormatter.fixed(m.distanceMeters / 1000, 2) + " km",
                           room.name, room.address, meetings(room)])
         }
-        var widths = [0, 0, 0, 0, 0]
-        for line in lines { for (i, c) in line.enumerated() { widths[i] = max(widths[i], c.count) } }
-        widths[2] = min(widths[2], 36)
-        widths[3] = min(widths[3], 40)
-        for (k, line) in lines.enumerated() {
-            var text = ""
-            for (i, cell) in line.enumerated() {
-                let shown = i < 4 && cell.count > widths[i] ? String(cell.prefix(widths[i] - 1)) + "…" : cell
-                let pad = String(repeating: " ", count: max(0, widths[i] - shown.count))
-                text += i < 2 ? pad + shown + "  " : i == 4 ? shown : shown + pad + "  "
-            }
-            b.append(string: text + "\n")
-            if k == 0 { b.append(string: String(repeating: "─", count: min(widths.reduce(0, +) + 8, 140)) + "\n") }
-        }
+        alignedTable(lines, into: &b)
     }
 
     static func alongGeoJSON(_ matches: [TrackCorridor.Match], _ rooms: [Clubroom], label: String, into b: inout ByteBuffer) {

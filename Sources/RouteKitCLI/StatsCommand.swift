@@ -101,26 +101,12 @@ struct StatsCommand: Command {
     }
 
     func run(console: Console) throws -> ExitCode {
-        var files: [(InputFile, InputFormat)] = []
-        for path in inputs {
-            let file = try InputFile(path: path)
-            guard let format = try InputFormat.detect(file) else {
-                throw CLIError.data("\(path): neither GPX nor GeoJSON (the file is empty or starts with something else)")
-            }
-            files.append((file, format))
-        }
+        let files = try openTrackInputs(inputs)
         var rows: [(file: String, stats: TrackStatistics)] = []
         for (file, format) in files {
             let collector = StatisticsCollector(method: method)
-            // Reading on this thread, measuring on the pipeline's.
-            let pipeline = GPXPipeline(into: collector)
-            do {
-                try readInput(file, format: format, strict: strict, quiet: quiet, console: console, handler: pipeline)
-                try pipeline.finish()
-            } catch {
-                try? pipeline.finish()
-                throw error
-            }
+            try readInput(file, format: format, strict: strict, quiet: quiet, console: console,
+                          through: GPXPipeline(into: collector))
             let lines = collector.tracks.isEmpty ? collector.routes : collector.tracks
             if lines.isEmpty { console.warning("\(file.path): no track or route with a point") }
             rows += lines.map { (file.path, $0) }
@@ -136,6 +122,32 @@ struct StatsCommand: Command {
         try out.write(&buffer)
         try out.commit()
         return .success
+    }
+}
+
+/// Opens every input and recognises its format, before anything is written: a missing or unknown file
+/// is reported first.
+func openTrackInputs(_ paths: [String]) throws -> [(InputFile, InputFormat)] {
+    try paths.map { path in
+        let file = try InputFile(path: path)
+        guard let format = try InputFormat.detect(file) else {
+            throw CLIError.data("\(path): neither GPX nor GeoJSON (the file is empty or starts with something else)")
+        }
+        return (file, format)
+    }
+}
+
+/// Reads one input through `pipeline` (reading here, handling on the pipeline's thread) and waits until
+/// the handler has taken everything.
+func readInput(
+    _ file: InputFile, format: InputFormat, strict: Bool, quiet: Bool, console: Console, through pipeline: GPXPipeline
+) throws {
+    do {
+        try readInput(file, format: format, strict: strict, quiet: quiet, console: console, handler: pipeline)
+        try pipeline.finish()
+    } catch {
+        try? pipeline.finish()
+        throw error
     }
 }
 
