@@ -53,59 +53,29 @@ public struct NearMap {
                  attributes: "fill=\"#dfeaf5\" fill-opacity=\"0.6\" stroke=\"#2f6db3\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"")
 
         // Clubroom markers, then labels placed greedily where they collide with nothing placed before.
-        var boxes: [(Double, Double, Double, Double)] = []
+        var labels = LabelPlacer(bounds: (2, top, width - 2, height - bottom + 20))
         let centre = screen((0, 0))
-        boxes.append((centre.0 - 8, centre.1 - 8, centre.0 + 8, centre.1 + 8))
+        labels.reserve(x: centre.0, y: centre.1, radius: 8)
         var screenPlaces: [(Place, (Double, Double))] = []
         for (place, p) in zip(places, projectedPlaces) {
             guard let p else { continue }
             let s = screen(p)
             svg.circle(x: s.0, y: s.1, radius: 4, attributes: "fill=\"#c0392b\" stroke=\"#fff\" stroke-width=\"1\"")
-            boxes.append((s.0 - 4, s.1 - 4, s.0 + 4, s.1 + 4))
+            labels.reserve(x: s.0, y: s.1, radius: 4)
             screenPlaces.append((place, s))
         }
-        var dropped = 0
         for (place, s) in screenPlaces {
-            let textWidth = Double(place.label.count) * 6.2
-            let candidates: [(Double, Double, String)] = [
-                (s.0 + 7, s.1 + 4, "start"), (s.0 - 7, s.1 + 4, "end"), (s.0, s.1 - 8, "middle"), (s.0, s.1 + 16, "middle"),
-            ]
-            var placed = false
-            for (x, y, anchor) in candidates {
-                let left = anchor == "start" ? x : anchor == "end" ? x - textWidth : x - textWidth / 2
-                let box = (left, y - 10, left + textWidth, y + 3)
-                guard box.0 >= 2, box.2 <= width - 2, box.1 >= top, box.3 <= height - bottom + 20 else { continue }
-                if boxes.contains(where: { !($0.2 < box.0 || box.2 < $0.0 || $0.3 < box.1 || box.3 < $0.1) }) { continue }
-                boxes.append(box)
-                svg.text(place.label, x: x, y: y, attributes: "font-size=\"11\" fill=\"#333\" text-anchor=\"\(anchor)\"")
-                placed = true
-                break
-            }
-            if !placed { dropped += 1 }
+            labels.place(place.label, x: s.0, y: s.1, attributes: "fill=\"#333\"", into: &svg)
         }
 
         // The position.
         svg.raw("<path d=\"M\(SVGWriter.number(centre.0 - 7)) \(SVGWriter.number(centre.1))L\(SVGWriter.number(centre.0 + 7)) \(SVGWriter.number(centre.1))M\(SVGWriter.number(centre.0)) \(SVGWriter.number(centre.1 - 7))L\(SVGWriter.number(centre.0)) \(SVGWriter.number(centre.1 + 7))\" stroke=\"#111\" stroke-width=\"2.5\"/>")
 
-        // Scale bar: a round geodesic length of about a fifth of the width, measured east of the position.
-        let target = (width / 5) / scale
-        var magnitude = 1.0
-        while magnitude * 10 <= target { magnitude *= 10 }
-        let length = [5.0, 2, 1].map { $0 * magnitude }.first { $0 <= target } ?? magnitude
-        if let east = projection.project(Geodesic.wgs84.destination(from: center, azimuthDegrees: 90, distanceMeters: length)) {
-            let pixels = (east.x * east.x + east.y * east.y).squareRoot() * scale
-            let y = height - 26
-            svg.rect(x: margin, y: y - 6, width: pixels, height: 6, attributes: "fill=\"#333\"")
-            svg.rect(x: margin + pixels / 2, y: y - 6, width: pixels / 2, height: 6, attributes: "fill=\"#fff\" stroke=\"#333\" stroke-width=\"1\"")
-            let label = length >= 1000 ? "\(SVGWriter.number(length / 1000, decimals: 1)) km" : "\(SVGWriter.number(length, decimals: 0)) m"
-            svg.text(label, x: margin + pixels + 8, y: y, attributes: "font-size=\"12\" fill=\"#333\"")
-        }
-        // North arrow.
-        let nx = width - margin, ny = height - 44
-        svg.raw("<path d=\"M\(SVGWriter.number(nx)) \(SVGWriter.number(ny - 22))L\(SVGWriter.number(nx + 7)) \(SVGWriter.number(ny))L\(SVGWriter.number(nx)) \(SVGWriter.number(ny - 5))L\(SVGWriter.number(nx - 7)) \(SVGWriter.number(ny))Z\" fill=\"#333\"/>")
-        svg.text("N", x: nx, y: ny - 26, attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#333\" text-anchor=\"middle\"")
-        if dropped > 0 {
-            svg.text("\(dropped) label\(dropped == 1 ? "" : "s") left out where they would overlap", x: width - margin - 30, y: height - 8,
+        MapDecorations.scaleBar(center: center, projection: projection, pixelsPerMeter: scale, x: margin, y: height - 26,
+                                targetPixels: width / 5, into: &svg)
+        MapDecorations.northArrow(x: width - margin, y: height - 44, into: &svg)
+        if labels.dropped > 0 {
+            svg.text("\(labels.dropped) label\(labels.dropped == 1 ? "" : "s") left out where they would overlap", x: width - margin - 30, y: height - 8,
                      attributes: "font-size=\"10\" fill=\"#777\" text-anchor=\"end\"")
         }
         return svg.document(title: title)
