@@ -55,3 +55,24 @@ import Testing
         #expect(try CLI.run(["profile", Self.stage, "--format", "csv", "--waypoints", Self.controlPoints]).status == 64)
     }
 }
+
+@Suite struct MapCommandTests {
+    @Test func helpMatchesItsGoldenFile() throws {
+        let run = try CLI.run(["map", "--help"])
+        let golden = CLI.golden.appendingPathComponent("map-help.txt")
+        if ProcessInfo.processInfo.environment["ROUTEKIT_UPDATE_GOLDEN"] == "1" {
+            try run.standardOutput.write(to: golden, atomically: true, encoding: .utf8)
+        }
+        #expect(run.standardOutput == (try String(contentsOf: golden, encoding: .utf8)))
+    }
+
+    @Test func mapsAStageWithItsControlPoints() throws {
+        let run = try CLI.run(["map", ProfileCommandTests.stage, "--waypoints", ProfileCommandTests.controlPoints, "--size", "900x600"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains(">KT 1.1</text>") && run.standardOutput.contains(">KT 1.2</text>"))
+        #expect(run.standardError.contains("9 waypoints further than 200 m from every track left out"))
+        #expect(run.standardOutput.contains("width=\"900\" height=\"600\""))
+        #expect(try CLI.run(["map"]).status == 64)
+        #expect(try CLI.run(["map", ProfileCommandTests.stage, "--size", "big"]).status == 64)
+    }
+}

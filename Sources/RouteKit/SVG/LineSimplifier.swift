@@ -6,10 +6,13 @@ public enum SimplificationError: Error, Equatable, Sendable {
     case geos(String)
 }
 
-/// Simplifies drawn lines with GEOS (`GEOSTopologyPreserveSimplify_r`, Douglas–Peucker that never makes a
-/// line cross itself): every point of the result is within the tolerance of the original line, so with a
-/// tolerance of a quarter pixel the drawing does not visibly change while the file shrinks by orders of
-/// magnitude. Owns one GEOS context (reentrant API; one per thread) and frees it and every geometry.
+/// Simplifies drawn lines with GEOS (`GEOSSimplify_r`, Douglas–Peucker): every point of the result is
+/// within the tolerance of the original line, so with a tolerance of a quarter pixel the drawing does not
+/// visibly change while the file shrinks by orders of magnitude. Not the topology-preserving variant: a
+/// long route that crosses itself hundreds of times keeps most of its points under it (2.5 MB against
+/// 180 KB for the 1,800 km benchmark route, and five times slower), while a crossing moved by a quarter
+/// pixel cannot be seen. Owns one GEOS context (reentrant API; one per thread) and frees it and every
+/// geometry.
 public final class LineSimplifier {
     private let handle: GEOSContextHandle_t
 
@@ -39,7 +42,7 @@ public final class LineSimplifier {
             throw SimplificationError.geos("cannot make a line")
         }
         defer { GEOSGeom_destroy_r(handle, line) }
-        guard let simple = GEOSTopologyPreserveSimplify_r(handle, line, tolerance) else {  // NULL on exception
+        guard let simple = GEOSSimplify_r(handle, line, tolerance) else {  // NULL on exception
             throw SimplificationError.geos("simplification failed")
         }
         defer { GEOSGeom_destroy_r(handle, simple) }

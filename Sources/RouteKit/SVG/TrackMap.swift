@@ -1,0 +1,189 @@
+import Glibc
+
+/// An SVG map of tracks with their control points: a transverse Mercator centred on the data (PROJ), north
+/// up, true aspect, a margin; each line simplified with GEOS to within a quarter of a pixel; a graticule with
+/// degree labels, a geodesic scale bar, a north arrow, start and finish markers, control points as
+/// numbered markers with names (labels kept from overlapping), a legend and a title.
+public struct TrackMap {
+    /// A line to draw: a track (its segments) with a name.
+    public struct Line: Sendable {
+        public var name: String
+        public var segments: [[Coordinate]]
+        public init(name: String, segments: [[Coordinate]]) {
+            self.name = name
+            self.segments = segments
+        }
+    }
+
+    /// A numbered marker.
+    public struct Marker: Sendable {
+        public var label: String
+        public var coordinate: Coordinate
+        public init(label: String, coordinate: Coordinate) {
+            self.label = label
+            self.coordinate = coordinate
+        }
+    }
+
+    public var width: Double
+    public var height: Double
+    static let palette = ["#c0392b", "#2471a3", "#229954", "#8e44ad", "#d68910", "#17a589", "#a04000", "#2e4053"]
+
+    public init(width: Double = 1200, height: Double = 800) {
+        self.width = width
+        self.height = height
+    }
+
+    /// The SVG text of the map.
+    public func render(title: String, lines: [Line], markers: [Marker]) throws -> String {
+        let all = lines.flatMap { $0.segments.flatMap { $0 } } + markers.map(\.coordinate)
+        guard let first = all.first else {
+            var empty = SVGWriter(width: width, height: height)
+            empty.text("Nothing to draw", x: width / 2, y: height / 2, attributes: "text-anchor=\"middle\"")
+            return empty.document(title: title)
+        }
+        var bounds = Bounds(first)
+        for c in all { bounds.include(c) }
+        let center = Coordinate(latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2)
+        let projection = try MapProjection(center: center)
+        let margin = 50.0, top = 64.0, bottom = 70.0
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        let projectedLines = lines.map { $0.segments.map { $0.compactMap { projection.project($0) } } }
+        let projectedMarkers = markers.map { projection.project($0.coordinate) }
+        for p in projectedLines.flatMap({ $0.flatMap { $0 } }) + projectedMarkers.compactMap({ $0 }) {
+            minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        let spanX = max(maxX - minX, 100), spanY = max(maxY - minY, 100)
+        let scale = min((width - 2 * margin) / spanX, (height - top - bottom) / spanY)
+        let offsetX = margin + ((width - 2 * margin) - (maxX - minX) * scale) / 2
+        let offsetY = top + ((height - top - bottom) - (maxY - minY) * scale) / 2
+        func screen(_ p: (x: Double, y: Double)) -> (Double, Double) {
+            (offsetX + (p.x - minX) * scale, offsetY + (maxY - p.y) * scale)
+        }
+
+        var svg = SVGWriter(width: width, height: height)
+        svg.rect(x: 0, y: 0, width: width, height: height, attributes: "fill=\"#fbfaf6\"")
+        drawGraticule(bounds: bounds, projection: projection, screen: screen, top: top, bottom: bottom, margin: margin, into: &svg)
+        svg.text(title, x: margin, y: 30, attributes: "font-size=\"18\" font-weight=\"bold\" fill=\"#222\"")
+
+        // Lines, simplified to a quarter of a pixel.
+        let simplifier = try LineSimplifier()
+        var labels = LabelPlacer(bounds: (2, top - 10, width - 2, height - bottom + 10))
+        for (k, segments) in projectedLines.enumerated() {
+            let color = Self.palette[k % Self.palette.count]
+            for segment in segments where segment.count >= 2 {
+                let pixels = segment.map(screen)
+                let simple = try simplifier.simplify(pixels, tolerance: 0.25)
+                svg.path(simple, attributes: "fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"")
+                svg.path(simple, attributes: "fill=\"none\" stroke=\"\(color)\" stroke-width=\"2.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"")
+            }
+        }
+        // Start and finish of each line.
+        for (k, segments) in projectedLines.enumerated() {
+            guard let start = segments.first(where: { !$0.isEmpty })?.first, let end = segments.last(where: { !$0.isEmpty })?.last else { continue }
+            let s = screen(start), e = screen(end)
+            svg.circle(x: s.0, y: s.1, radius: 6, attributes: "fill=\"#2e7d32\" stroke=\"#fff\" stroke-width=\"2\"")
+            svg.rect(x: e.0 - 5.5, y: e.1 - 5.5, width: 11, height: 11, attributes: "fill=\"#111\" stroke=\"#fff\" stroke-width=\"2\"")
+            labels.reserve(x: s.0, y: s.1, radius: 7)
+            labels.reserve(x: e.0, y: e.1, radius: 7)
+            if lines.count > 1 {
+                labels.place("\(k + 1)", x: s.0, y: s.1, attributes: "font-weight=\"bold\" fill=\"\(Self.palette[k % Self.palette.count])\"", into: &svg)
+            }
+        }
+        // Control points: numbered markers, names beside them where there is room.
+        var screenMarkers: [(Int, Marker, (Double, Double))] = []
+        for (n, (marker, p)) in zip(markers, projectedMarkers).enumerated() {
+            guard let p else { continue }
+            let s = screen(p)
+            svg.circle(x: s.0, y: s.1, radius: 8, attributes: "fill=\"#1b5fa8\" stroke=\"#fff\" stroke-width=\"1.5\"")
+            svg.text("\(n + 1)", x: s.0, y: s.1 + 3.5, attributes: "font-size=\"10\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\"")
+            labels.reserve(x: s.0, y: s.1, radius: 9)
+            screenMarkers.append((n, marker, s))
+        }
+        for (_, marker, s) in screenMarkers {
+            labels.place(marker.label, x: s.0 + 4, y: s.1, attributes: "fill=\"#1b3f6b\"", into: &svg)
+        }
+
+        // Scale bar, north arrow, legend.
+        MapDecorations.scaleBar(center: center, projection: projection, pixelsPerMeter: scale, x: margin, y: height - 22,
+                                targetPixels: width / 6, into: &svg)
+        MapDecorations.northArrow(x: width - margin + 10, y: height - 40, into: &svg)
+        var lx = margin + width / 6 + 110
+        let ly = height - 28
+        svg.circle(x: lx, y: ly, radius: 5, attributes: "fill=\"#2e7d32\"")
+        svg.text("start", x: lx + 9, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
+        lx += 50
+        svg.rect(x: lx - 5, y: ly - 5, width: 10, height: 10, attributes: "fill=\"#111\"")
+        svg.text("finish", x: lx + 9, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
+        lx += 54
+        if !markers.isEmpty {
+            svg.circle(x: lx, y: ly, radius: 6, attributes: "fill=\"#1b5fa8\"")
+            svg.text("control point", x: lx + 10, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
+            lx += 96
+        }
+        if lines.count > 1 {
+            for (k, line) in lines.enumerated().prefix(8) {
+                let color = Self.palette[k % Self.palette.count]
+                svg.line(lx, ly, lx + 16, ly, attributes: "stroke=\"\(color)\" stroke-width=\"3\"")
+                let name = line.name.count > 18 ? String(line.name.prefix(17)) + "…" : line.name
+                svg.text("\(k + 1) \(name)", x: lx + 20, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
+                lx += 30 + Double(name.count + 3) * 6.2
+                if lx > width - 120 { break }
+            }
+        }
+        if labels.dropped > 0 {
+            svg.text("\(labels.dropped) label\(labels.dropped == 1 ? "" : "s") left out where they would overlap",
+                     x: width - margin, y: height - 6, attributes: "font-size=\"10\" fill=\"#777\" text-anchor=\"end\"")
+        }
+        return svg.document(title: title)
+    }
+
+    /// Meridians and parallels at a round step in degrees, with labels at the map's edges.
+    private func drawGraticule(
+        bounds: Bounds, projection: MapProjection, screen: ((x: Double, y: Double)) -> (Double, Double),
+        top: Double, bottom: Double, margin: Double, into svg: inout SVGWriter
+    ) {
+        let span = max(bounds.east - bounds.west, bounds.north - bounds.south, 0.001)
+        let steps = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 30]
+        let step = steps.first { span / $0 <= 6 } ?? 30
+        let pad = step
+        let west = (bounds.west - pad) , east = bounds.east + pad
+        let south = max(bounds.south - pad, -89.9), north = min(bounds.north + pad, 89.9)
+        func label(_ v: Double, _ positive: String, _ negative: String) -> String {
+            let decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3
+            return "\(SVGWriter.number(abs(v), decimals: decimals))°\(v < 0 ? negative : positive)"
+        }
+        let style = "fill=\"none\" stroke=\"#d9d4c7\" stroke-width=\"0.8\""
+        let frame = (x: margin - 14, y: top - 14, w: width - 2 * margin + 28, h: height - bottom - top + 32)
+        svg.raw("<clipPath id=\"frame\"><rect x=\"\(SVGWriter.number(frame.x))\" y=\"\(SVGWriter.number(frame.y))\" width=\"\(SVGWriter.number(frame.w))\" height=\"\(SVGWriter.number(frame.h))\"/></clipPath>")
+        var texts: [(String, Double, Double, String)] = []
+        let textStyle = "font-size=\"10\" fill=\"#8a8372\""
+        var lon = (west / step).rounded(.up) * step
+        while lon <= east {
+            let points = (0...40).compactMap { projection.project(Coordinate(latitude: south + (north - south) * Double($0) / 40, longitude: lon)) }.map(screen)
+            let clipped = points.filter { $0.0 >= margin && $0.0 <= width - margin }
+            if clipped.count >= 2 {
+                svg.path(points, attributes: style + " clip-path=\"url(#frame)\"")
+                if let bottomPoint = points.min(by: { abs($0.1 - (height - bottom + 18)) < abs($1.1 - (height - bottom + 18)) }),
+                   bottomPoint.0 > margin, bottomPoint.0 < width - margin {
+                    texts.append((label(lon, "E", "W"), bottomPoint.0, height - bottom + 30, " text-anchor=\"middle\""))
+                }
+            }
+            lon += step
+        }
+        var lat = (south / step).rounded(.up) * step
+        while lat <= north {
+            let points = (0...40).compactMap { projection.project(Coordinate(latitude: lat, longitude: west + (east - west) * Double($0) / 40)) }.map(screen)
+            let clipped = points.filter { $0.1 >= top && $0.1 <= height - bottom }
+            if clipped.count >= 2 {
+                svg.path(points, attributes: style + " clip-path=\"url(#frame)\"")
+                if let leftPoint = points.min(by: { abs($0.0 - frame.x) < abs($1.0 - frame.x) }), leftPoint.1 > top, leftPoint.1 < height - bottom {
+                    texts.append((label(lat, "N", "S"), frame.x + 3, leftPoint.1 - 3, ""))
+                }
+            }
+            lat += step
+        }
+        for (text, x, y, extra) in texts { svg.text(text, x: x, y: y, attributes: textStyle + extra) }
+        svg.rect(x: frame.x, y: frame.y, width: frame.w, height: frame.h, attributes: "fill=\"none\" stroke=\"#bdb6a4\" stroke-width=\"1\"")
+    }
+}

@@ -1,0 +1,123 @@
+import RouteKit
+
+/// `routekit map`: an SVG map of tracks with their control points.
+struct MapCommand: Command {
+    static let name = "map"
+    static let abstract = "An SVG map of tracks with control points, a scale bar and a graticule."
+    static let help = """
+        Usage: routekit map [options] TRACK... [-o map.svg]
+
+        Draws the tracks (GPX or GeoJSON; routes when a file has no tracks) on an SVG map: a transverse
+        Mercator centred on the data, north up, true aspect; each line simplified to a quarter of a pixel
+        (a 450,000-point route makes a map of a few hundred kilobytes); a graticule with degree labels, a
+        scale bar whose length is right on the ground, a north arrow, start and finish markers, control
+        points as numbered markers with their names (labels that would overlap are left out and counted),
+        a legend and a title.
+
+        Options:
+          --waypoints FILE      Mark the waypoints of this GPX file as control points (for example KT.gpx),
+                                numbered in order along the tracks.
+          --max-distance D      Leave out (with a warning) waypoints further than this from every track,
+                                with a unit: 200m (default), 2km.
+          --size WxH            Size in pixels, for example 1200x800 (default).
+          --title TEXT          The title; by default the first track's name.
+          -o, --output FILE     Write to FILE (atomically) instead of standard output.
+          -q, --quiet           Do not print warnings.
+          -h, --help            Show this help.
+
+        Examples:
+          routekit map "Etapa 1.gpx" --waypoints KT.gpx -o etapa-1-map.svg
+          routekit map data/stkp/Etapa*.gpx --size 1600x1000 --title "Sample route" -o route-map.svg
+
+        Exit status: 0 done, 64 wrong usage, 65 bad data, 66 an input cannot be read, 73 the output
+        cannot be written.
+
+        """
+
+    var inputs: [String] = []
+    var waypoints: String?
+    var maxDistance = 200.0
+    var width = 1200.0
+    var height = 800.0
+    var title: String?
+    var output: String?
+    var quiet = false
+
+    init(arguments: inout Arguments) throws {
+        while let word = arguments.next() {
+            switch word {
+            case .positional(let path): inputs.append(path)
+            case let .option(name, inline):
+                switch name {
+                case "--waypoints": waypoints = try arguments.value(for: name, inline: inline)
+                case "--max-distance": maxDistance = try Units.length(try arguments.value(for: name, inline: inline), option: name)
+                case "--size":
+                    let value = try arguments.value(for: name, inline: inline)
+                    let parts = value.lowercased().split(separator: "x")
+                    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
+                          (300...10_000).contains(w), (200...10_000).contains(h) else {
+                        throw CLIError.usage("--size takes WIDTHxHEIGHT in pixels, for example 1200x800 (300 to 10000), not '\(value)'")
+                    }
+                    width = w
+                    height = h
+                case "--title": title = try arguments.value(for: name, inline: inline)
+                case "-o", "--output": output = try arguments.value(for: name, inline: inline)
+                case "-q", "--quiet": quiet = true
+                default: throw CLIError.usage("unknown option '\(name)'")
+                }
+            }
+        }
+    }
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw CLIError.usage("no track file; give one or more GPX files") }
+    }
+
+    func run(console: Console) throws -> ExitCode {
+        var lines: [TrackMap.Line] = []
+        for (file, format) in try openTrackInputs(inputs) {
+            let builder = GPXDocumentBuilder()
+            try readInput(file, format: format, strict: false, quiet: quiet, console: console, handler: builder)
+            let document = builder.document
+            if document.tracks.isEmpty {
+                lines += document.routes.map { TrackMap.Line(name: $0.name ?? file.path, segments: [$0.points.map(\.coordinate)]) }
+            } else {
+                lines += document.tracks.map { TrackMap.Line(name: $0.name ?? file.path, segments: $0.segments.map { $0.points.map(\.coordinate) }) }
+            }
+        }
+        guard !lines.isEmpty else { throw CLIError.data("no track or route in \(inputs.joined(separator: ", "))") }
+        var markers: [TrackMap.Marker] = []
+        if let waypoints {
+            let document = try GPXReader().document(at: waypoints)
+            // Each waypoint near a track, in order along the tracks (the first track first).
+            let corridors = lines.map { TrackCorridor(points: $0.segments.flatMap { $0 }) }
+            var near: [(line: Int, along: Double, marker: TrackMap.Marker)] = []
+            var far: [String] = []
+            for (i, w) in document.waypoints.enumerated() {
+                let name = w.name ?? "waypoint \(i + 1)"
+                let places = corridors.enumerated().map { ($0.offset, $0.element.place(w.coordinate)) }
+                guard let best = places.min(by: { $0.1.distanceMeters < $1.1.distanceMeters }), best.1.distanceMeters <= maxDistance else {
+                    far.append(name)
+                    continue
+                }
+                near.append((best.0, best.1.alongMeters, TrackMap.Marker(label: name, coordinate: w.coordinate)))
+            }
+            markers = near.sorted { ($0.line, $0.along) < ($1.line, $1.along) }.map(\.marker)
+            if !far.isEmpty && !quiet {
+                console.warning("\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") further than \(Int(maxDistance)) m from every track left out: \(far.joined(separator: ", "))")
+            }
+        }
+        let svg: String
+        do {
+            svg = try TrackMap(width: width, height: height).render(title: title ?? lines[0].name, lines: lines, markers: markers)
+        } catch let error as ProjectionError {
+            throw CLIError.data(error.description)
+        }
+        var buffer = ByteBuffer(capacity: svg.utf8.count + 16)
+        buffer.append(string: svg)
+        let out = try console.output(output)
+        try out.write(&buffer)
+        try out.commit()
+        return .success
+    }
+}
