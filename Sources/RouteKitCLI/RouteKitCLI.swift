@@ -2,7 +2,7 @@ import RouteKit
 
 /// The `routekit` command line, as testable code: `main` parses, runs and returns the exit code.
 public enum RouteKitCLI {
-    nonisolated(unsafe) static let commands: [any Command.Type] = [ConvertCommand.self, StatsCommand.self, ProfileCommand.self, MapCommand.self, NearCommand.self]
+    nonisolated(unsafe) static let commands: [any Command.Type] = [ConvertCommand.self, StatsCommand.self, ProfileCommand.self, MapCommand.self, StagesCommand.self, NearCommand.self]
 
     static var help: String {
         var text = """

@@ -70,3 +70,18 @@ public enum JSONValue: Hashable, Sendable {
         return false
     }
 }
+
+extension JSONValue {
+    /// Reads a whole (small) JSON file: side files such as a stage bundle's `Etape.json`.
+    ///
+    /// - Throws: ``IOError`` when the file cannot be read, ``GeoJSONError/malformed(line:column:reason:)`` when
+    ///   it is not JSON.
+    public static func read(path: String) throws -> JSONValue {
+        let parser = JSONStreamParser(input: try InputFile(path: path))
+        try parser.skipByteOrderMark()
+        let value = try parser.value()
+        try parser.skipSpace()
+        if try parser.peek() != nil { throw parser.error("unexpected text after the JSON value") }
+        return value
+    }
+}

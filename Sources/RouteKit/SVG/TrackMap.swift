@@ -35,7 +35,7 @@ public struct TrackMap {
     }
 
     /// The SVG text of the map.
-    public func render(title: String, lines: [Line], markers: [Marker]) throws -> String {
+    public func render(title: String, lines: [Line], markers: [Marker], idPrefix: String = "map") throws -> String {
         let all = lines.flatMap { $0.segments.flatMap { $0 } } + markers.map(\.coordinate)
         guard let first = all.first else {
             var empty = SVGWriter(width: width, height: height)
@@ -63,7 +63,7 @@ public struct TrackMap {
 
         var svg = SVGWriter(width: width, height: height)
         svg.rect(x: 0, y: 0, width: width, height: height, attributes: "fill=\"#fbfaf6\"")
-        drawGraticule(bounds: bounds, projection: projection, screen: screen, top: top, bottom: bottom, margin: margin, into: &svg)
+        drawGraticule(bounds: bounds, projection: projection, screen: screen, top: top, bottom: bottom, margin: margin, idPrefix: idPrefix, into: &svg)
         svg.text(title, x: margin, y: 30, attributes: "font-size=\"18\" font-weight=\"bold\" fill=\"#222\"")
 
         // Lines, simplified to a quarter of a pixel.
@@ -141,7 +141,7 @@ public struct TrackMap {
     /// Meridians and parallels at a round step in degrees, with labels at the map's edges.
     private func drawGraticule(
         bounds: Bounds, projection: MapProjection, screen: ((x: Double, y: Double)) -> (Double, Double),
-        top: Double, bottom: Double, margin: Double, into svg: inout SVGWriter
+        top: Double, bottom: Double, margin: Double, idPrefix: String, into svg: inout SVGWriter
     ) {
         let span = max(bounds.east - bounds.west, bounds.north - bounds.south, 0.001)
         let steps = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 30]
@@ -155,7 +155,7 @@ public struct TrackMap {
         }
         let style = "fill=\"none\" stroke=\"#d9d4c7\" stroke-width=\"0.8\""
         let frame = (x: margin - 14, y: top - 14, w: width - 2 * margin + 28, h: height - bottom - top + 32)
-        svg.raw("<clipPath id=\"frame\"><rect x=\"\(SVGWriter.number(frame.x))\" y=\"\(SVGWriter.number(frame.y))\" width=\"\(SVGWriter.number(frame.w))\" height=\"\(SVGWriter.number(frame.h))\"/></clipPath>")
+        svg.raw("<clipPath id=\"\(idPrefix)-frame\"><rect x=\"\(SVGWriter.number(frame.x))\" y=\"\(SVGWriter.number(frame.y))\" width=\"\(SVGWriter.number(frame.w))\" height=\"\(SVGWriter.number(frame.h))\"/></clipPath>")
         var texts: [(String, Double, Double, String)] = []
         let textStyle = "font-size=\"10\" fill=\"#8a8372\""
         var lon = (west / step).rounded(.up) * step
@@ -163,7 +163,7 @@ public struct TrackMap {
             let points = (0...40).compactMap { projection.project(Coordinate(latitude: south + (north - south) * Double($0) / 40, longitude: lon)) }.map(screen)
             let clipped = points.filter { $0.0 >= margin && $0.0 <= width - margin }
             if clipped.count >= 2 {
-                svg.path(points, attributes: style + " clip-path=\"url(#frame)\"")
+                svg.path(points, attributes: style + " clip-path=\"url(#\(idPrefix)-frame)\"")
                 if let bottomPoint = points.min(by: { abs($0.1 - (height - bottom + 18)) < abs($1.1 - (height - bottom + 18)) }),
                    bottomPoint.0 > margin, bottomPoint.0 < width - margin {
                     texts.append((label(lon, "E", "W"), bottomPoint.0, height - bottom + 30, " text-anchor=\"middle\""))
@@ -176,7 +176,7 @@ public struct TrackMap {
             let points = (0...40).compactMap { projection.project(Coordinate(latitude: lat, longitude: west + (east - west) * Double($0) / 40)) }.map(screen)
             let clipped = points.filter { $0.1 >= top && $0.1 <= height - bottom }
             if clipped.count >= 2 {
-                svg.path(points, attributes: style + " clip-path=\"url(#frame)\"")
+                svg.path(points, attributes: style + " clip-path=\"url(#\(idPrefix)-frame)\"")
                 if let leftPoint = points.min(by: { abs($0.0 - frame.x) < abs($1.0 - frame.x) }), leftPoint.1 > top, leftPoint.1 < height - bottom {
                     texts.append((label(lat, "N", "S"), frame.x + 3, leftPoint.1 - 3, ""))
                 }

@@ -1,0 +1,192 @@
+import RouteKit
+
+/// The files `routekit stages` writes besides the SVGs.
+enum StageOutput {
+    /// Tracks and control points as one GeoJSON FeatureCollection (the structure of `convert`).
+    static func writeGeoJSON(_ tracks: [(Track, String)], _ points: [StageBundle.ControlPoint], to path: String) throws {
+        let stream = try OutputStream.create(path: path)
+        let writer = GeoJSONWriter(output: stream)
+        try writer.begin()
+        for (track, name) in tracks {
+            try writer.beginTrack()
+            for segment in track.segments {
+                try writer.beginSegment()
+                for point in segment.points { try writer.trackPoint(point) }
+                try writer.endSegment()
+            }
+            var details = track.details
+            details.name = name
+            try writer.endTrack(details)
+        }
+        for p in points {
+            try writer.waypoint(Waypoint(coordinate: p.coordinate, elevation: p.elevation,
+                                         details: Details(name: p.name, description: p.stamp, symbol: "control point")))
+        }
+        try writer.finish()
+        try stream.commit()
+    }
+
+    static func number(_ v: Double?, _ decimals: Int = 3) -> String {
+        v.map { GeoJSONText.number($0, precision: decimals) } ?? "null"
+    }
+
+    static func json(_ data: StageBundle, total: TrackStatistics, nearby: [[(Clubroom, TrackCorridor.Match)]]) -> String {
+        var b = ByteBuffer(capacity: 1 << 14)
+        func string(_ s: String?) { if let s { JSONOut.string(s, &b) } else { b.append("null") } }
+        func summary(_ s: TrackStatistics) {
+            b.append(string: "\"length_2d_m\":\(number(s.length2DMeters)),\"ascent_m\":\(number(s.ascent?.ascentMeters)),"
+                + "\"descent_m\":\(number(s.ascent?.descentMeters)),\"min_elevation_m\":\(number(s.minElevationMeters)),"
+                + "\"max_elevation_m\":\(number(s.maxElevationMeters))")
+        }
+        func point(_ p: StageBundle.ControlPoint, along: Bool) {
+            b.append("{\"name\":")
+            string(p.name)
+            b.append(",\"stamp\":")
+            string(p.stamp)
+            if along { b.append(string: ",\"along_m\":\(number(p.alongMeters))") } else { b.append(string: ",\"nearest_stage_m\":\(number(p.offTrackMeters.isFinite ? p.offTrackMeters : nil))") }
+            b.append(string: ",\"latitude\":\(number(p.coordinate.latitude, 7)),\"longitude\":\(number(p.coordinate.longitude, 7))}")
+        }
+        b.append("{\"stages\":[")
+        for (i, stage) in data.stages.enumerated() {
+            b.append(i > 0 ? ",\n" : "\n")
+            b.append(string: "{\"number\":\(stage.number),\"name\":")
+            string(stage.name)
+            b.append(",\"category\":")
+            string(stage.category)
+            b.append(",\"href\":")
+            string(stage.href)
+            b.append(0x2C)
+            summary(stage.statistics)
+            b.append(",\"control_points\":[")
+            for (k, p) in stage.controlPoints.enumerated() {
+                if k > 0 { b.append(0x2C) }
+                point(p, along: true)
+            }
+            b.append("]")
+            if !nearby.isEmpty && !nearby[i].isEmpty {
+                b.append(",\"clubrooms\":[")
+                for (k, (room, m)) in nearby[i].enumerated() {
+                    if k > 0 { b.append(0x2C) }
+                    b.append("{\"id\":")
+                    string(room.id)
+                    b.append(",\"name\":")
+                    string(room.name)
+                    b.append(string: ",\"distance_m\":\(number(m.distanceMeters)),\"along_m\":\(number(m.alongMeters))}")
+                }
+                b.append("]")
+            }
+            b.append("}")
+        }
+        b.append("],\n\"total\":{")
+        b.append(string: "\"stages\":\(data.stages.count),")
+        summary(total)
+        b.append(string: ",\"control_points\":\(data.stages.reduce(0) { $0 + $1.controlPoints.count })},\n\"unassigned_control_points\":[")
+        for (k, p) in data.unassigned.enumerated() {
+            if k > 0 { b.append(0x2C) }
+            point(p, along: false)
+        }
+        b.append("]}\n")
+        return b.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static func csv(_ data: StageBundle, total: TrackStatistics) -> String {
+        var text = "number,name,category,href,length_2d_m,ascent_m,descent_m,min_elevation_m,max_elevation_m,control_points\n"
+        func row(_ number: String, _ name: String, _ category: String?, _ href: String?, _ s: TrackStatistics, _ points: String) {
+            let values = [number, StatsFormatter.quote(name), StatsFormatter.quote(category ?? ""), StatsFormatter.quote(href ?? ""),
+                          Self.number(s.length2DMeters), Self.number(s.ascent?.ascentMeters), Self.number(s.ascent?.descentMeters),
+                          Self.number(s.minElevationMeters), Self.number(s.maxElevationMeters), StatsFormatter.quote(points)]
+            text += values.map { $0 == "null" ? "" : $0 }.joined(separator: ",") + "\n"
+        }
+        for stage in data.stages {
+            row(String(stage.number), stage.name, stage.category, stage.href, stage.statistics, stage.controlPoints.map(\.name).joined(separator: "; "))
+        }
+        row("", "total", nil, nil, total, "")
+        return text
+    }
+
+    static func escape(_ s: String) -> String { SVGWriter.escape(s) }
+
+    /// An SVG document as an element to put inline in HTML: without its XML declaration.
+    static func inline(_ svg: String) -> String {
+        guard svg.hasPrefix("<?xml"), let end = svg.firstIndex(of: "\n") else { return svg }
+        return String(svg[svg.index(after: end)...])
+    }
+
+    static func html(_ data: StageBundle, total: TrackStatistics, routeMap: String, profiles: [String], maps: [String],
+                     nearby: [[(Clubroom, TrackCorridor.Match)]], radius: Double) -> String {
+        func km(_ m: Double) -> String { StatsFormatter.fixed(m / 1000, 1) + " km" }
+        func metres(_ m: Double?) -> String { m.map { StatsFormatter.grouped(Int($0.rounded())) + " m" } ?? "–" }
+        var h = """
+            <!DOCTYPE html>
+            <html lang="sl">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Route in \(data.stages.count) stages</title>
+            <style>
+            body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; margin: 0; color: #222; background: #fbfaf6; line-height: 1.45; }
+            main { max-width: 1000px; margin: 0 auto; padding: 1rem; }
+            h1 { font-size: 1.6rem; margin: .5rem 0; } h2 { font-size: 1.25rem; margin-top: 2.5rem; border-top: 2px solid #d9d4c7; padding-top: 1rem; }
+            svg { width: 100%; height: auto; display: block; background: #fff; border: 1px solid #e5e0d3; border-radius: 6px; margin: .75rem 0; }
+            table { border-collapse: collapse; width: 100%; font-size: .95rem; } td, th { padding: .3rem .5rem; border-bottom: 1px solid #e5e0d3; text-align: left; }
+            td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+            .totals { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .5rem; }
+            .totals div { background: #fff; border: 1px solid #e5e0d3; border-radius: 6px; padding: .5rem .75rem; }
+            .totals b { display: block; font-size: 1.3rem; }
+            nav ol { columns: 2 16rem; padding-left: 1.5rem; } .cat { color: #7a6f55; font-size: .9rem; } a { color: #1b5fa8; }
+            ul.kt li { margin: .2rem 0; } .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
+            @media (max-width: 480px) { table { font-size: .85rem; } td, th { padding: .25rem .3rem; } }
+            </style>
+            </head>
+            <body>
+            <main>
+            <h1>The route in \(data.stages.count) stages</h1>
+            <p class="note">Works without a connection: everything is on this page. Synthetic or published data as given in the bundle.</p>
+            <div class="totals">
+            <div><b>\(km(total.length2DMeters))</b>length</div>
+            <div><b>\(metres(total.ascent?.ascentMeters))</b>ascent</div>
+            <div><b>\(metres(total.ascent?.descentMeters))</b>descent</div>
+            <div><b>\(data.stages.reduce(0) { $0 + $1.controlPoints.count })</b>control points</div>
+            </div>
+            \(inline(routeMap))
+            <nav><h2 id="contents">Stages</h2><ol>
+
+            """
+        for stage in data.stages {
+            h += "<li><a href=\"#stage-\(stage.number)\">\(escape(stage.name))</a> — \(km(stage.statistics.length2DMeters)), ↑ \(metres(stage.statistics.ascent?.ascentMeters))</li>\n"
+        }
+        h += "</ol></nav>\n"
+        if !data.unassigned.isEmpty {
+            h += "<p class=\"note\">Control points near no stage: \(data.unassigned.map { escape($0.name) }.joined(separator: ", ")).</p>\n"
+        }
+        for (i, stage) in data.stages.enumerated() {
+            let s = stage.statistics
+            h += "<section id=\"stage-\(stage.number)\">\n<h2>\(escape(stage.name))</h2>\n"
+            if let category = stage.category { h += "<p class=\"cat\">\(escape(category))</p>\n" }
+            if let desc = stage.description { h += "<p>\(escape(desc))</p>\n" }
+            h += "<div class=\"scroll\"><table><tr><th>Length</th><th class=\"n\">Ascent</th><th class=\"n\">Descent</th><th class=\"n\">Lowest</th><th class=\"n\">Highest</th></tr>"
+            h += "<tr><td>\(km(s.length2DMeters))</td><td class=\"n\">\(metres(s.ascent?.ascentMeters))</td><td class=\"n\">\(metres(s.ascent?.descentMeters))</td>"
+            h += "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td></tr></table></div>\n"
+            h += inline(profiles[i]) + "\n" + inline(maps[i]) + "\n"
+            if !stage.controlPoints.isEmpty {
+                h += "<h3>Control points</h3><ul class=\"kt\">\n"
+                for p in stage.controlPoints {
+                    h += "<li><b>\(escape(p.name))</b> at km \(StatsFormatter.fixed(p.alongMeters / 1000, 1))"
+                    h += p.stamp.map { " — stamp: \(escape($0))" } ?? ""
+                    h += "</li>\n"
+                }
+                h += "</ul>\n"
+            }
+            if !nearby.isEmpty && !nearby[i].isEmpty {
+                h += "<h3>Clubrooms within \(km(radius)) of the track</h3><ul>\n"
+                for (room, m) in nearby[i] {
+                    h += "<li>km \(StatsFormatter.fixed(m.alongMeters / 1000, 1)): <b>\(escape(room.name))</b>, \(escape(room.address)) (\(km(m.distanceMeters)) off the track)</li>\n"
+                }
+                h += "</ul>\n"
+            }
+            h += "<p><a href=\"stage-\(stage.number).geojson\">GeoJSON</a> · <a href=\"stage-\(stage.number).gpx\">GPX</a> · <a href=\"#contents\">stages</a></p>\n</section>\n"
+        }
+        h += "</main>\n</body>\n</html>\n"
+        return h
+    }
+}

@@ -1,0 +1,175 @@
+import Glibc
+import RouteKit
+
+/// `routekit stages`: a stage bundle → per-stage GeoJSON, profile and map, a summary and an offline page.
+struct StagesCommand: Command {
+    static let name = "stages"
+    static let abstract = "A stage bundle to per-stage GeoJSON, profiles, maps, a summary and index.html."
+    static let help = """
+        Usage: routekit stages BUNDLE -o OUTDIR [options]
+
+        Reads a stage bundle as the Slovenian Mountain Bike Route publishes it — a folder with Etapa N.gpx
+        (one stage's track), KT.gpx (control points), Etape.json ([{name, href, desc, category}] in stage
+        order) and KT.json ([{naziv, zig}]: a control point and where its stamp is); the JSON files may be
+        missing — and writes into OUTDIR, for every stage N in numeric order (stage 10 after stage 9):
+        stage-N.geojson (the track and its control points), stage-N.gpx, stage-N-profile.svg and
+        stage-N-map.svg; for the whole route: route.geojson, route-map.svg, stages.csv, stages.json and
+        index.html, one self-contained page (inline SVG and CSS, no script, no network) that opens from a
+        phone's storage where there is no signal.
+
+        A control point belongs to the stage whose track passes nearest to it, within --max-distance; it is
+        placed in order along that stage. A stage that fails to read, missing JSON files and control points
+        far from every stage are reported once each and the rest is still written (exit 0); when no stage
+        can be read, the exit status is 65.
+
+        Options:
+          -o, --output OUTDIR   The folder to write (created if missing; files in it are replaced).
+          --max-distance D      How close a control point must be to a stage's track, with a unit:
+                                200m (default).
+          --clubrooms CATALOG   Also list, per stage, the clubrooms near its track (SkautIS XML, CSV or
+                                GeoJSON), within --radius.
+          --radius R            For --clubrooms, with a unit: 5km (default).
+          -q, --quiet           Do not print warnings.
+          -h, --help            Show this help.
+
+        Examples:
+          routekit stages data/stkp -o out/
+          routekit stages ~/stkp --clubrooms data/clubrooms/clubrooms.xml --radius 5km -o stkp-offline/
+
+        Exit status: 0 done (perhaps with warnings), 64 wrong usage, 65 nothing could be built, 66 the
+        bundle cannot be read, 73 the output cannot be written.
+
+        """
+
+    var bundle: String?
+    var output: String?
+    var maxDistance = 200.0
+    var clubrooms: [String] = []
+    var radius = 5_000.0
+    var quiet = false
+
+    init(arguments: inout Arguments) throws {
+        while let word = arguments.next() {
+            switch word {
+            case .positional(let path):
+                guard bundle == nil else { throw CLIError.usage("stages takes one bundle folder; '\(path)' is a second one") }
+                bundle = path
+            case let .option(name, inline):
+                switch name {
+                case "-o", "--output": output = try arguments.value(for: name, inline: inline)
+                case "--max-distance": maxDistance = try Units.length(try arguments.value(for: name, inline: inline), option: name)
+                case "--clubrooms": clubrooms.append(try arguments.value(for: name, inline: inline))
+                case "--radius": radius = try Units.length(try arguments.value(for: name, inline: inline), option: name)
+                case "-q", "--quiet": quiet = true
+                default: throw CLIError.usage("unknown option '\(name)'")
+                }
+            }
+        }
+    }
+
+    func validate() throws {
+        guard bundle != nil else { throw CLIError.usage("no bundle; give the folder with the Etapa N.gpx files") }
+        guard let output, output != "-" else { throw CLIError.usage("say where to write with -o OUTDIR (a folder)") }
+    }
+
+    func run(console: Console) throws -> ExitCode {
+        let folder = bundle!
+        let names = try Directory.list(folder)
+        let data = StageBundle.read(folder: folder, names: names, assignmentMeters: maxDistance) { name in
+            names.contains(name) ? try? JSONValue.read(path: folder + "/" + name) : nil
+        }
+        if !quiet {
+            for problem in data.problems { console.warning("\(folder): \(problem)") }
+            if !data.unassigned.isEmpty {
+                console.warning("\(folder): \(data.unassigned.count) control point\(data.unassigned.count == 1 ? "" : "s") further than \(Int(maxDistance)) m from every stage: \(data.unassigned.map(\.name).joined(separator: ", "))")
+            }
+        }
+        guard !data.stages.isEmpty else { throw CLIError.data("\(folder): no stage could be built (no readable Etapa N.gpx)") }
+
+        var nearby: [[(Clubroom, TrackCorridor.Match)]] = Array(repeating: [], count: data.stages.count)
+        if !clubrooms.isEmpty {
+            let catalog = try ClubroomCatalog.read(paths: clubrooms)
+            let rooms = catalog.clubrooms
+            let index = GeodesicIndex(rooms.map(\.coordinate))
+            for (i, stage) in data.stages.enumerated() {
+                let corridor = TrackCorridor(points: stage.track.segments.flatMap { $0.points.map(\.coordinate) })
+                nearby[i] = corridor.positions(within: radius, among: index, coordinates: rooms.map(\.coordinate)).map { (rooms[$0.index], $0) }
+            }
+        }
+
+        let out = output!
+        try Directory.create(out)
+        var profiles: [String] = []
+        var maps: [String] = []
+        for (i, stage) in data.stages.enumerated() {
+            let n = stage.number
+            try StageOutput.writeGeoJSON([(stage.track, stage.name)], stage.controlPoints, to: "\(out)/stage-\(n).geojson")
+            try write(String(decoding: try InputFile(path: stage.path).readAll(), as: UTF8.self), to: "\(out)/stage-\(n).gpx")
+            let profile = ElevationProfile(track: stage.track)
+            var named = profile
+            named.name = "\(stage.name)"
+            let markers = stage.controlPoints.map { ProfileChart.Marker(label: $0.name, distanceMeters: $0.alongMeters) }
+            let profileSVG = ProfileChart(width: 1000, height: 360).render(named, markers: markers)
+            try write(profileSVG, to: "\(out)/stage-\(n)-profile.svg")
+            let line = TrackMap.Line(name: stage.name, segments: stage.track.segments.map { $0.points.map(\.coordinate) })
+            let mapSVG = try TrackMap(width: 1000, height: 700).render(
+                title: stage.name, lines: [line], markers: stage.controlPoints.map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate) },
+                idPrefix: "stage-\(n)")
+            try write(mapSVG, to: "\(out)/stage-\(n)-map.svg")
+            profiles.append(profileSVG)
+            maps.append(mapSVG)
+            _ = i
+        }
+        let lines = data.stages.map { TrackMap.Line(name: $0.name, segments: $0.track.segments.map { $0.points.map(\.coordinate) }) }
+        let allPoints = data.stages.flatMap(\.controlPoints)
+        let routeMap = try TrackMap(width: 1200, height: 800).render(
+            title: "The whole route", lines: lines, markers: allPoints.map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate) },
+            idPrefix: "route")
+        try write(routeMap, to: "\(out)/route-map.svg")
+        try StageOutput.writeGeoJSON(data.stages.map { ($0.track, $0.name) }, allPoints + data.unassigned, to: "\(out)/route.geojson")
+        let total = TrackStatistics.total(of: data.stages.map(\.statistics))
+        try write(StageOutput.json(data, total: total, nearby: nearby), to: "\(out)/stages.json")
+        try write(StageOutput.csv(data, total: total), to: "\(out)/stages.csv")
+        try write(StageOutput.html(data, total: total, routeMap: routeMap, profiles: profiles, maps: maps, nearby: nearby,
+                                   radius: radius), to: "\(out)/index.html")
+        if !quiet { console.note("routekit: wrote \(data.stages.count) stages into \(out)/ (open \(out)/index.html)") }
+        return .success
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        let stream = try OutputStream.create(path: path)
+        var buffer = ByteBuffer(capacity: text.utf8.count + 16)
+        buffer.append(string: text)
+        try stream.write(&buffer)
+        try stream.commit()
+    }
+}
+
+/// Folders: listing and creating.
+enum Directory {
+    static func list(_ path: String) throws -> [String] {
+        guard let dir = opendir(path) else {  // NULL on error, errno set
+            throw CLIError.noInput("\(path): cannot open the bundle folder: \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {  // NULL at the end
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    static func create(_ path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { throw CLIError.cannotCreate("\(path): exists and is not a folder") }
+            return
+        }
+        guard mkdir(path, 0o755) == 0 else {  // -1 on error, errno set
+            throw CLIError.cannotCreate("\(path): cannot create the folder: \(String(cString: strerror(errno)))")
+        }
+    }
+}
