@@ -105,8 +105,7 @@ struct StagesCommand: Command {
             let n = stage.number
             try StageOutput.writeGeoJSON([(stage.track, stage.name)], stage.controlPoints, to: "\(out)/stage-\(n).geojson")
             try write(String(decoding: try InputFile(path: stage.path).readAll(), as: UTF8.self), to: "\(out)/stage-\(n).gpx")
-            let profile = ElevationProfile(track: stage.track)
-            var named = profile
+            var named = stage.profile
             named.name = "\(stage.name)"
             let markers = stage.controlPoints.map { ProfileChart.Marker(label: $0.name, distanceMeters: $0.alongMeters) }
             let profileSVG = ProfileChart(width: 1000, height: 360).render(named, markers: markers)

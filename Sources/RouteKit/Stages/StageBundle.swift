@@ -1,3 +1,5 @@
+import Glibc
+
 /// A published stage bundle, as the STKP data comes: a folder with `Etapa N.gpx` (one stage's track; N is
 /// the stage number), `KT.gpx` (control points as waypoints), `Etape.json` (`[{name, href, desc,
 /// category}]` in stage order) and `KT.json` (`[{naziv, zig}]`: a control point's name and where its stamp
@@ -15,8 +17,10 @@ public struct StageBundle: Sendable {
         public var href: String?
         /// The stage's track (all tracks of the file, one after the other).
         public var track: Track
+        /// Its elevation profile (with its numbers).
+        public var profile: ElevationProfile
         /// Its numbers.
-        public var statistics: TrackStatistics
+        public var statistics: TrackStatistics { profile.statistics }
         /// Control points assigned to the stage, in order along it.
         public var controlPoints: [ControlPoint] = []
     }
@@ -75,11 +79,11 @@ public struct StageBundle: Sendable {
             // Etape.json is in stage order: the entry whose href names this file, else the entry at this place.
             let entry = etape?.first { $0["href"]?.string.map { $0.hasSuffix(name) } ?? false }
                 ?? (etape.flatMap { index < $0.count ? $0[index] : nil })
-            let statistics = ElevationProfile(track: track, method: method).statistics
+            let profile = ElevationProfile(track: track, method: method)
             bundle.stages.append(Stage(
                 number: number, path: path, name: entry?["name"]?.string ?? track.name ?? "Etapa \(number)",
                 description: entry?["desc"]?.string, category: entry?["category"]?.string, href: entry?["href"]?.string,
-                track: track, statistics: statistics))
+                track: track, profile: profile))
         }
         // Control points.
         let kt: GPXDocument?
@@ -96,17 +100,27 @@ public struct StageBundle: Sendable {
         } else if kt != nil {
             bundle.problems.append("KT.json is missing or unreadable: no stamp locations")
         }
-        let corridors = bundle.stages.map { TrackCorridor(points: $0.track.segments.flatMap { $0.points.map(\.coordinate) }) }
+        let corridors = bundle.stages.map { TrackCorridor(points: $0.profile.positions.map(\.coordinate)) }
         for (i, w) in (kt?.waypoints ?? []).enumerated() {
             let name = w.name ?? "KT \(i + 1)"
             var point = ControlPoint(name: name, stamp: stamps[name], coordinate: w.coordinate, elevation: w.elevation)
-            let places = corridors.enumerated().map { ($0.offset, $0.element.place(w.coordinate)) }
+            // Only stages whose bounding box, grown by the distance, holds the point can be near it (a
+            // degree of latitude is at least 110.5 km, and of longitude at least that times cos φ).
+            let places = corridors.enumerated().compactMap { k, corridor -> (Int, TrackCorridor.Match)? in
+                guard let box = bundle.stages[k].statistics.bounds else { return nil }
+                let dLat = assignmentMeters / 110_500
+                let farthestFromEquator = max(abs(box.south), abs(box.north)) * .pi / 180
+                let dLon = dLat / max(cos(farthestFromEquator), 0.01)
+                guard w.coordinate.latitude >= box.south - dLat, w.coordinate.latitude <= box.north + dLat,
+                      w.coordinate.longitude >= box.west - dLon, w.coordinate.longitude <= box.east + dLon else { return nil }
+                return (k, corridor.place(w.coordinate))
+            }
             if let best = places.min(by: { $0.1.distanceMeters < $1.1.distanceMeters }), best.1.distanceMeters <= assignmentMeters {
                 point.alongMeters = best.1.alongMeters
                 point.offTrackMeters = best.1.distanceMeters
                 bundle.stages[best.0].controlPoints.append(point)
             } else {
-                point.offTrackMeters = places.map(\.1.distanceMeters).min() ?? .infinity
+                point.offTrackMeters = places.map(\.1.distanceMeters).min() ?? .infinity  // infinity: near no stage's box
                 bundle.unassigned.append(point)
             }
         }
