@@ -19,6 +19,9 @@ struct MapCommand: Command {
                                 numbered in order along the tracks.
           --max-distance D      Leave out (with a warning) waypoints further than this from every track,
                                 with a unit: 200m (default), 2km.
+          --clubrooms CATALOG   Also mark the clubrooms (SkautIS XML, CSV or GeoJSON) within --radius of a
+                                track.
+          --radius R            For --clubrooms, with a unit: 5km (default).
           --size WxH            Size in pixels, for example 1200x800 (default).
           --title TEXT          The title; by default the first track's name.
           -o, --output FILE     Write to FILE (atomically) instead of standard output.
@@ -28,6 +31,7 @@ struct MapCommand: Command {
         Examples:
           routekit map "Etapa 1.gpx" --waypoints KT.gpx -o etapa-1-map.svg
           routekit map data/stkp/Etapa*.gpx --size 1600x1000 --title "Sample route" -o route-map.svg
+          routekit map stage.gpx --clubrooms data/clubrooms/clubrooms.xml --radius 3km -o stage-map.svg
 
         Exit status: 0 done, 64 wrong usage, 65 bad data, 66 an input cannot be read, 73 the output
         cannot be written.
@@ -37,6 +41,8 @@ struct MapCommand: Command {
     var inputs: [String] = []
     var waypoints: String?
     var maxDistance = 200.0
+    var clubrooms: [String] = []
+    var radius = 5_000.0
     var width = 1200.0
     var height = 800.0
     var title: String?
@@ -50,6 +56,8 @@ struct MapCommand: Command {
             case let .option(name, inline):
                 switch name {
                 case "--waypoints": waypoints = try arguments.value(for: name, inline: inline)
+                case "--clubrooms": clubrooms.append(try arguments.value(for: name, inline: inline))
+                case "--radius": radius = try Units.length(try arguments.value(for: name, inline: inline), option: name)
                 case "--max-distance": maxDistance = try Units.length(try arguments.value(for: name, inline: inline), option: name)
                 case "--size":
                     let value = try arguments.value(for: name, inline: inline)
@@ -107,9 +115,26 @@ struct MapCommand: Command {
                 console.warning("\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") further than \(Int(maxDistance)) m from every track left out: \(far.joined(separator: ", "))")
             }
         }
+        var rooms: [TrackMap.Marker] = []
+        if !clubrooms.isEmpty {
+            let catalog: ClubroomCatalog
+            do {
+                catalog = try ClubroomCatalog.read(paths: clubrooms)
+            } catch let error as CatalogError {
+                throw CLIError.data(error.description)
+            }
+            let coordinates = catalog.clubrooms.map(\.coordinate)
+            let index = GeodesicIndex(coordinates)
+            var found = Set<Int>()
+            for line in lines {
+                let corridor = TrackCorridor(points: line.segments.flatMap { $0 })
+                for m in corridor.positions(within: radius, among: index, coordinates: coordinates) { found.insert(m.index) }
+            }
+            rooms = found.sorted().map { TrackMap.Marker(label: catalog.clubrooms[$0].name, coordinate: coordinates[$0]) }
+        }
         let svg: String
         do {
-            svg = try TrackMap(width: width, height: height).render(title: title ?? lines[0].name, lines: lines, markers: markers)
+            svg = try TrackMap(width: width, height: height).render(title: title ?? lines[0].name, lines: lines, markers: markers, clubrooms: rooms)
         } catch let error as ProjectionError {
             throw CLIError.data(error.description)
         }

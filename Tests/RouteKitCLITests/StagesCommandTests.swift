@@ -63,3 +63,22 @@ import Testing
         #expect(try CLI.run(["stages", "/nonexistent", "-o", folder.path]).status == 66)
     }
 }
+
+@Suite struct MapClubroomsTests {
+    @Test func marksTheClubroomsNearTheTrack() throws {
+        var gpx = "<gpx><trk><name>Across Brno</name><trkseg>"
+        for k in 0..<400 { gpx += "<trkpt lat=\"\(49.17 + Double(k) * 0.00012)\" lon=\"\(16.50 + Double(k) * 0.0005)\"/>" }
+        gpx += "</trkseg></trk></gpx>"
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let track = folder.appendingPathComponent("brno.gpx")
+        try Data(gpx.utf8).write(to: track)
+        let run = try CLI.run(["map", track.path, "--clubrooms", NearCommandTests.xml, "--radius", "3km", "-q"])
+        #expect(run.status == 0)
+        let squares = run.standardOutput.components(separatedBy: "fill=\"#e67e22\" stroke").count - 1
+        let nearby = try CLI.run(["near", "--along", track.path, "--radius", "3km", "--format", "csv", "-q", NearCommandTests.xml])
+        #expect(squares == nearby.standardOutput.split(separator: "\n").count - 1)
+        #expect(squares > 0)
+        #expect(run.standardOutput.contains(">clubroom</text>"))
+    }
+}

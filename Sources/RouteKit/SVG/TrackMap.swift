@@ -3,7 +3,8 @@ import Glibc
 /// An SVG map of tracks with their control points: a transverse Mercator centred on the data (PROJ), north
 /// up, true aspect, a margin; each line simplified with GEOS to within a quarter of a pixel; a graticule with
 /// degree labels, a geodesic scale bar, a north arrow, start and finish markers, control points as
-/// numbered markers with names (labels kept from overlapping), a legend and a title.
+/// numbered markers with names, clubrooms as labelled squares (labels kept from overlapping: those that
+/// find no free place are left out and counted), a legend and a title.
 public struct TrackMap {
     /// A line to draw: a track (its segments) with a name.
     public struct Line: Sendable {
@@ -35,8 +36,8 @@ public struct TrackMap {
     }
 
     /// The SVG text of the map.
-    public func render(title: String, lines: [Line], markers: [Marker], idPrefix: String = "map") throws -> String {
-        let all = lines.flatMap { $0.segments.flatMap { $0 } } + markers.map(\.coordinate)
+    public func render(title: String, lines: [Line], markers: [Marker], clubrooms: [Marker] = [], idPrefix: String = "map") throws -> String {
+        let all = lines.flatMap { $0.segments.flatMap { $0 } } + markers.map(\.coordinate) + clubrooms.map(\.coordinate)
         guard let first = all.first else {
             var empty = SVGWriter(width: width, height: height)
             empty.text("Nothing to draw", x: width / 2, y: height / 2, attributes: "text-anchor=\"middle\"")
@@ -103,6 +104,18 @@ public struct TrackMap {
         for (_, marker, s) in screenMarkers {
             labels.place(marker.label, x: s.0 + 4, y: s.1, attributes: "fill=\"#1b3f6b\"", into: &svg)
         }
+        // Clubrooms: small squares, labelled after the control points where room is left.
+        var screenClubrooms: [(Marker, (Double, Double))] = []
+        for room in clubrooms {
+            guard let p = projection.project(room.coordinate) else { continue }
+            let s = screen(p)
+            svg.rect(x: s.0 - 4, y: s.1 - 4, width: 8, height: 8, attributes: "fill=\"#e67e22\" stroke=\"#fff\" stroke-width=\"1\"")
+            labels.reserve(x: s.0, y: s.1, radius: 5)
+            screenClubrooms.append((room, s))
+        }
+        for (room, s) in screenClubrooms {
+            labels.place(room.label, x: s.0, y: s.1, fontSize: 10, attributes: "fill=\"#7a4a12\"", into: &svg)
+        }
 
         // Scale bar, north arrow, legend.
         MapDecorations.scaleBar(center: center, projection: projection, pixelsPerMeter: scale, x: margin, y: height - 22,
@@ -120,6 +133,11 @@ public struct TrackMap {
             svg.circle(x: lx, y: ly, radius: 6, attributes: "fill=\"#1b5fa8\"")
             svg.text("control point", x: lx + 10, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
             lx += 96
+        }
+        if !clubrooms.isEmpty {
+            svg.rect(x: lx - 4, y: ly - 4, width: 8, height: 8, attributes: "fill=\"#e67e22\"")
+            svg.text("clubroom", x: lx + 9, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
+            lx += 72
         }
         if lines.count > 1 {
             for (k, line) in lines.enumerated().prefix(8) {
