@@ -99,14 +99,14 @@ struct StagesCommand: Command {
 
         let out = output!
         try Directory.create(out)
-        var profiles: [String] = []
-        var maps: [String] = []
-        for (i, stage) in data.stages.enumerated() {
+        // Every stage's files are independent: written on all cores.
+        let drawings = try parallelMap(data.stages.count) { i -> (profile: String, map: String) in
+            let stage = data.stages[i]
             let n = stage.number
             try StageOutput.writeGeoJSON([(stage.track, stage.name)], stage.controlPoints, to: "\(out)/stage-\(n).geojson")
             try write(String(decoding: try InputFile(path: stage.path).readAll(), as: UTF8.self), to: "\(out)/stage-\(n).gpx")
             var named = stage.profile
-            named.name = "\(stage.name)"
+            named.name = stage.name
             let markers = stage.controlPoints.map { ProfileChart.Marker(label: $0.name, distanceMeters: $0.alongMeters) }
             let profileSVG = ProfileChart(width: 1000, height: 360).render(named, markers: markers)
             try write(profileSVG, to: "\(out)/stage-\(n)-profile.svg")
@@ -115,10 +115,10 @@ struct StagesCommand: Command {
                 title: stage.name, lines: [line], markers: stage.controlPoints.map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate) },
                 idPrefix: "stage-\(n)")
             try write(mapSVG, to: "\(out)/stage-\(n)-map.svg")
-            profiles.append(profileSVG)
-            maps.append(mapSVG)
-            _ = i
+            return (profileSVG, mapSVG)
         }
+        let profiles = drawings.map(\.profile)
+        let maps = drawings.map(\.map)
         let lines = data.stages.map { TrackMap.Line(name: $0.name, segments: $0.track.segments.map { $0.points.map(\.coordinate) }) }
         let allPoints = data.stages.flatMap(\.controlPoints)
         let routeMap = try TrackMap(width: 1200, height: 800).render(

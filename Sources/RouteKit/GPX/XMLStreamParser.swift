@@ -65,7 +65,15 @@ final class XMLStreamParser {
     /// The first fatal error libxml2 reported, if any.
     private(set) var error: (line: Int, column: Int, message: String)?
 
+    /// libxml2's global state, set up once before any parser runs (it must be, before parsers run on
+    /// several threads at once).
+    private static let libraryReady: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
     init(handler: XMLStreamHandler, name: String) {
+        _ = Self.libraryReady
         self.handler = Unmanaged.passUnretained(handler)
         self.name = name
     }

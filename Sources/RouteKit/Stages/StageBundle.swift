@@ -58,14 +58,15 @@ public struct StageBundle: Sendable {
         let numbered = names.compactMap { name in stageNumber(name).map { ($0, name) } }.sorted { $0.0 < $1.0 }
         let etape = readJSON("Etape.json")?.elements
         if etape == nil { bundle.problems.append("Etape.json is missing or unreadable: stages are named after their tracks") }
-        for (index, (number, name)) in numbered.enumerated() {
+        // The stages are read and measured on all cores; each result is a stage or the reason it is left out.
+        let built: [Result<Stage, StageProblem>] = (try? parallelMap(numbered.count) { index in
+            let (number, name) = numbered[index]
             let path = folder + "/" + name
             let document: GPXDocument
             do {
                 document = try GPXReader().document(at: path)
             } catch {
-                bundle.problems.append("\(name): \(error); stage \(number) left out")
-                continue
+                return .failure(StageProblem(message: "\(name): \(error); stage \(number) left out"))
             }
             var track = Track(details: document.tracks.first?.details ?? Details())
             for t in document.tracks { track.segments += t.segments }
@@ -73,17 +74,22 @@ public struct StageBundle: Sendable {
                 track.segments = document.routes.map { TrackSegment(points: $0.points.map { TrackPoint(coordinate: $0.coordinate, elevation: $0.elevation, time: $0.time) }) }
             }
             guard track.segments.contains(where: { !$0.points.isEmpty }) else {
-                bundle.problems.append("\(name): no track points; stage \(number) left out")
-                continue
+                return .failure(StageProblem(message: "\(name): no track points; stage \(number) left out"))
             }
             // Etape.json is in stage order: the entry whose href names this file, else the entry at this place.
             let entry = etape?.first { $0["href"]?.string.map { $0.hasSuffix(name) } ?? false }
                 ?? (etape.flatMap { index < $0.count ? $0[index] : nil })
             let profile = ElevationProfile(track: track, method: method)
-            bundle.stages.append(Stage(
+            return .success(Stage(
                 number: number, path: path, name: entry?["name"]?.string ?? track.name ?? "Etapa \(number)",
                 description: entry?["desc"]?.string, category: entry?["category"]?.string, href: entry?["href"]?.string,
                 track: track, profile: profile))
+        }) ?? []
+        for result in built {
+            switch result {
+            case .success(let stage): bundle.stages.append(stage)
+            case .failure(let problem): bundle.problems.append(problem.message)
+            }
         }
         // Control points.
         let kt: GPXDocument?
@@ -127,6 +133,11 @@ public struct StageBundle: Sendable {
         for i in bundle.stages.indices { bundle.stages[i].controlPoints.sort { $0.alongMeters < $1.alongMeters } }
         return bundle
     }
+}
+
+/// Why a stage was left out.
+struct StageProblem: Error {
+    var message: String
 }
 
 extension Substring {

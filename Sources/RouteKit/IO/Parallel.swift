@@ -1,0 +1,26 @@
+import Dispatch
+
+/// The results of ``parallelMap(_:_:)``, written by index from several threads under a lock.
+private final class ParallelResults<T>: @unchecked Sendable {
+    var values: [Result<T, Error>?]
+    let lock = DispatchSemaphore(value: 1)
+    init(_ count: Int) { values = Array(repeating: nil, count: count) }
+}
+
+/// Runs `body` for every index in `0..<count` on all cores and returns the results in order. Each call
+/// must be independent of the others (own files, own PROJ and GEOS contexts). The first error, by index,
+/// is rethrown after all calls have finished.
+public func parallelMap<T>(_ count: Int, _ body: (Int) throws -> T) throws -> [T] {
+    let results = ParallelResults<T>(count)
+    withoutActuallyEscaping(body) { body in
+        let run = { (i: Int) in
+            let value = Result { try body(i) }
+            results.lock.wait()
+            results.values[i] = value
+            results.lock.signal()
+        }
+        nonisolated(unsafe) let unsafeRun = run
+        DispatchQueue.concurrentPerform(iterations: count) { unsafeRun($0) }
+    }
+    return try results.values.map { try $0!.get() }
+}
