@@ -54,6 +54,30 @@ import Testing
         #expect(html.contains("href=\"stage-9.geojson\"") && html.contains("href=\"#stage-10\""))
     }
 
+    @Test func theOutputsMatchTheirGoldenFiles() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = folder.appendingPathComponent("bundle")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        for (n, lat) in [(1, 46.0), (2, 46.03)] {
+            try Data(track(from: lat, name: "Track \(n)").utf8).write(to: bundle.appendingPathComponent("Etapa \(n).gpx"))
+        }
+        try Data("<gpx><wpt lat=\"46.015\" lon=\"14.0003\"><name>KT 1</name></wpt></gpx>".utf8).write(to: bundle.appendingPathComponent("KT.gpx"))
+        try Data(#"[{"naziv": "KT 1", "zig": "Na vratih koče"}]"#.utf8).write(to: bundle.appendingPathComponent("KT.json"))
+        try Data(#"[{"name": "Prva", "href": "Etapa 1.gpx", "desc": "Opis <1>", "category": "lahka"}, {"name": "Druga", "href": "Etapa 2.gpx", "desc": "", "category": "zahtevna"}]"#.utf8)
+            .write(to: bundle.appendingPathComponent("Etape.json"))
+        let out = folder.appendingPathComponent("out").path
+        #expect(try CLI.run(["stages", bundle.path, "-o", out, "-q"]).status == 0)
+        for name in ["index.html", "stage-1-map.svg", "stages.json", "stages.csv"] {
+            let produced = try String(contentsOfFile: out + "/" + name, encoding: .utf8)
+            let golden = CLI.golden.appendingPathComponent("stages-\(name)")
+            if ProcessInfo.processInfo.environment["ROUTEKIT_UPDATE_GOLDEN"] == "1" {
+                try produced.write(to: golden, atomically: true, encoding: .utf8)
+            }
+            #expect(produced == (try String(contentsOf: golden, encoding: .utf8)), "\(name)")
+        }
+    }
+
     @Test func nothingToBuildIsADataError() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
