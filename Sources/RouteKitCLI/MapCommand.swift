@@ -22,6 +22,8 @@ struct MapCommand: Command {
           --clubrooms CATALOG   Also mark the clubrooms (SkautIS XML, CSV or GeoJSON) within --radius of a
                                 track.
           --radius R            For --clubrooms, with a unit: 5km (default).
+          --projection P        tmerc (default: a transverse Mercator centred on the data) or webmercator
+                                (as web maps draw it).
           --size WxH            Size in pixels, for example 1200x800 (default).
           --title TEXT          The title; by default the first track's name.
           -o, --output FILE     Write to FILE (atomically) instead of standard output.
@@ -43,6 +45,7 @@ struct MapCommand: Command {
     var maxDistance = 200.0
     var clubrooms: [String] = []
     var radius = 5_000.0
+    var projection = MapProjection.Kind.transverseMercator
     var width = 1200.0
     var height = 800.0
     var title: String?
@@ -68,6 +71,12 @@ struct MapCommand: Command {
                     }
                     width = w
                     height = h
+                case "--projection":
+                    let value = try arguments.value(for: name, inline: inline)
+                    guard let kind = MapProjection.Kind(rawValue: value.lowercased()) else {
+                        throw CLIError.usage("--projection must be tmerc or webmercator, not '\(value)'")
+                    }
+                    projection = kind
                 case "--title": title = try arguments.value(for: name, inline: inline)
                 case "-o", "--output": output = try arguments.value(for: name, inline: inline)
                 case "-q", "--quiet": quiet = true
@@ -134,7 +143,9 @@ struct MapCommand: Command {
         }
         let svg: String
         do {
-            svg = try TrackMap(width: width, height: height).render(title: title ?? lines[0].name, lines: lines, markers: markers, clubrooms: rooms)
+            var map = TrackMap(width: width, height: height)
+            map.projectionKind = projection
+            svg = try map.render(title: title ?? lines[0].name, lines: lines, markers: markers, clubrooms: rooms)
         } catch let error as ProjectionError {
             throw CLIError.data(error.description)
         }

@@ -22,14 +22,36 @@ public final class MapProjection {
     private let context: OpaquePointer
     private let projection: OpaquePointer
 
+    /// The projections a map can be drawn in.
+    public enum Kind: String, CaseIterable, Sendable {
+        /// Transverse Mercator centred on the data: true shapes and scale near the centre.
+        case transverseMercator = "tmerc"
+        /// Web Mercator (EPSG:3857), as web maps use: north up, conformal, scale growing with latitude.
+        case webMercator = "webmercator"
+    }
+
+    /// A projection of `kind` centred on `center` (Web Mercator centres on the central meridian only).
+    ///
+    /// - Throws: ``ProjectionError/unavailable(_:)`` when PROJ cannot build the projection.
+    public convenience init(center: Coordinate, kind: Kind) throws {
+        switch kind {
+        case .transverseMercator: try self.init(center: center)
+        case .webMercator:
+            try self.init(definition: "+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=\(center.longitude) +x_0=0 +y_0=0 +k=1 +units=m")
+        }
+    }
+
     /// A transverse Mercator centred on `center`.
     ///
     /// - Throws: ``ProjectionError/unavailable(_:)`` when PROJ cannot build the projection.
-    public init(center: Coordinate) throws {
+    public convenience init(center: Coordinate) throws {
+        try self.init(definition: "+proj=tmerc +lat_0=\(center.latitude) +lon_0=\(center.longitude) +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m")
+    }
+
+    private init(definition: String) throws {
         guard let context = proj_context_create() else {  // NULL on allocation failure
             throw ProjectionError.unavailable("no PROJ context")
         }
-        let definition = "+proj=tmerc +lat_0=\(center.latitude) +lon_0=\(center.longitude) +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m"
         guard let projection = proj_create(context, definition) else {  // NULL on error, reason in the context
             let message = String(cString: proj_context_errno_string(context, proj_context_errno(context)))
             proj_context_destroy(context)

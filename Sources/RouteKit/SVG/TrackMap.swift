@@ -28,6 +28,8 @@ public struct TrackMap {
 
     public var width: Double
     public var height: Double
+    /// The projection; a transverse Mercator centred on the data unless Web Mercator is asked for.
+    public var projectionKind = MapProjection.Kind.transverseMercator
     static let palette = ["#c0392b", "#2471a3", "#229954", "#8e44ad", "#d68910", "#17a589", "#a04000", "#2e4053"]
 
     public init(width: Double = 1200, height: Double = 800) {
@@ -46,7 +48,7 @@ public struct TrackMap {
         var bounds = Bounds(first)
         for c in all { bounds.include(c) }
         let center = Coordinate(latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2)
-        let projection = try MapProjection(center: center)
+        let projection = try MapProjection(center: center, kind: projectionKind)
         let margin = 50.0, top = 64.0, bottom = 70.0
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         let projectedLines = lines.map { $0.segments.map { $0.compactMap { projection.project($0) } } }

@@ -30,3 +30,15 @@ import Testing
         #expect(svg.contains("&lt;&amp;&gt;"))
     }
 }
+
+@Suite struct WebMercatorTests {
+    @Test func webMercatorHasStraightMeridiansAndTheWebScale() throws {
+        let center = Coordinate(latitude: 46, longitude: 14)
+        let projection = try MapProjection(center: center, kind: .webMercator)
+        let a = try #require(projection.project(Coordinate(latitude: 45, longitude: 14)))
+        let b = try #require(projection.project(Coordinate(latitude: 47, longitude: 14)))
+        #expect(abs(a.x - b.x) < 1e-6)
+        // EPSG:3857 northing of 45° N: R·ln(tan(π/4 + φ/2)) with R = 6,378,137 m.
+        #expect(abs(a.y - 5_621_521.486) < 0.01)
+    }
+}
