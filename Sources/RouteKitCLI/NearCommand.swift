@@ -199,10 +199,14 @@ struct NearCommand: Command {
         case .geojson: NearFormatter.geojson(results, rooms, many: many, into: &buffer)
         case .csv: NearFormatter.csv(results, rooms, into: &buffer)
         case .svg:
-            let places = results.flatMap { $0.matches.map { NearMap.Place(label: rooms[$0.index].name, coordinate: rooms[$0.index].coordinate) } }
+            // The same renderer as `routekit map`, with the search drawn on it.
+            let places = results.flatMap { $0.matches.map { TrackMap.Marker(label: rooms[$0.index].name, coordinate: rooms[$0.index].coordinate) } }
+            let count = places.count
             do {
-                buffer.append(string: try NearMap().render(center: positions[0].coordinate, radiusMeters: radius, places: places,
-                                                           title: "Clubrooms near \(positions[0].label)"))
+                buffer.append(string: try TrackMap(width: 900, height: 900).render(
+                    title: "Clubrooms near \(positions[0].label)",
+                    subtitle: "\(count) clubroom\(count == 1 ? "" : "s") within \(SVGWriter.number(radius / 1000, decimals: 1)) km",
+                    lines: [], markers: [], clubrooms: places, search: TrackMap.Search(center: positions[0].coordinate, radiusMeters: radius)))
             } catch let error as ProjectionError {
                 throw CLIError.data(error.description)
             }

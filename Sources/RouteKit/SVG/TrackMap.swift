@@ -38,8 +38,28 @@ public struct TrackMap {
     }
 
     /// The SVG text of the map.
-    public func render(title: String, lines: [Line], markers: [Marker], clubrooms: [Marker] = [], idPrefix: String = "map") throws -> String {
+    /// A search around a position: the position and the geodesic circle of the radius.
+    public struct Search: Sendable {
+        public var center: Coordinate
+        public var radiusMeters: Double
+        public init(center: Coordinate, radiusMeters: Double) {
+            self.center = center
+            self.radiusMeters = radiusMeters
+        }
+
+        /// The circle: 360 points at the radius from the centre (`geod_direct`), a true geodesic circle.
+        var circle: [Coordinate] {
+            (0...360).map { Geodesic.wgs84.destination(from: center, azimuthDegrees: Double($0), distanceMeters: radiusMeters) }
+        }
+    }
+
+    public func render(
+        title: String, subtitle: String? = nil, lines: [Line], markers: [Marker], clubrooms: [Marker] = [], search: Search? = nil,
+        idPrefix: String = "map"
+    ) throws -> String {
+        let circle = search?.circle ?? []
         let all = lines.flatMap { $0.segments.flatMap { $0 } } + markers.map(\.coordinate) + clubrooms.map(\.coordinate)
+            + circle + (search.map { [$0.center] } ?? [])
         guard let first = all.first else {
             var empty = SVGWriter(width: width, height: height)
             empty.text("Nothing to draw", x: width / 2, y: height / 2, attributes: "text-anchor=\"middle\"")
@@ -47,13 +67,15 @@ public struct TrackMap {
         }
         var bounds = Bounds(first)
         for c in all { bounds.include(c) }
-        let center = Coordinate(latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2)
+        let center = search?.center ?? Coordinate(latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2)
         let projection = try MapProjection(center: center, kind: projectionKind)
         let margin = 50.0, top = 64.0, bottom = 70.0
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         let projectedLines = lines.map { $0.segments.map { $0.compactMap { projection.project($0) } } }
         let projectedMarkers = markers.map { projection.project($0.coordinate) }
-        for p in projectedLines.flatMap({ $0.flatMap { $0 } }) + projectedMarkers.compactMap({ $0 }) {
+        let projectedCircle = circle.compactMap { projection.project($0) }
+        let projectedRooms = clubrooms.compactMap { projection.project($0.coordinate) }
+        for p in projectedLines.flatMap({ $0.flatMap { $0 } }) + projectedMarkers.compactMap({ $0 }) + projectedCircle + projectedRooms {
             minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
         }
         let spanX = max(maxX - minX, 100), spanY = max(maxY - minY, 100)
@@ -68,6 +90,11 @@ public struct TrackMap {
         svg.rect(x: 0, y: 0, width: width, height: height, attributes: "fill=\"#fbfaf6\"")
         drawGraticule(bounds: bounds, projection: projection, screen: screen, top: top, bottom: bottom, margin: margin, idPrefix: idPrefix, into: &svg)
         svg.text(title, x: margin, y: 30, attributes: "font-size=\"18\" font-weight=\"bold\" fill=\"#222\"")
+        if let subtitle { svg.text(subtitle, x: margin, y: 48, attributes: "font-size=\"12\" fill=\"#555\"") }
+        if !projectedCircle.isEmpty {
+            svg.path(projectedCircle.map(screen), closed: true,
+                     attributes: "fill=\"#dfeaf5\" fill-opacity=\"0.6\" stroke=\"#2f6db3\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"")
+        }
 
         // Lines, simplified to a quarter of a pixel.
         let simplifier = try LineSimplifier()
@@ -119,18 +146,30 @@ public struct TrackMap {
             labels.place(room.label, x: s.0, y: s.1, fontSize: 10, attributes: "fill=\"#7a4a12\"", into: &svg)
         }
 
+        if let search, let p = projection.project(search.center) {
+            let c = screen(p)
+            svg.raw("<path d=\"M\(SVGWriter.number(c.0 - 7)) \(SVGWriter.number(c.1))L\(SVGWriter.number(c.0 + 7)) \(SVGWriter.number(c.1))M\(SVGWriter.number(c.0)) \(SVGWriter.number(c.1 - 7))L\(SVGWriter.number(c.0)) \(SVGWriter.number(c.1 + 7))\" stroke=\"#111\" stroke-width=\"2.5\"/>")
+        }
+
         // Scale bar, north arrow, legend.
         MapDecorations.scaleBar(center: center, projection: projection, pixelsPerMeter: scale, x: margin, y: height - 22,
                                 targetPixels: width / 6, into: &svg)
         MapDecorations.northArrow(x: width - margin + 10, y: height - 40, into: &svg)
         var lx = margin + width / 6 + 110
         let ly = height - 28
-        svg.circle(x: lx, y: ly, radius: 5, attributes: "fill=\"#2e7d32\"")
-        svg.text("start", x: lx + 9, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
-        lx += 50
-        svg.rect(x: lx - 5, y: ly - 5, width: 10, height: 10, attributes: "fill=\"#111\"")
-        svg.text("finish", x: lx + 9, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
-        lx += 54
+        if !lines.isEmpty {
+            svg.circle(x: lx, y: ly, radius: 5, attributes: "fill=\"#2e7d32\"")
+            svg.text("start", x: lx + 9, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
+            lx += 50
+            svg.rect(x: lx - 5, y: ly - 5, width: 10, height: 10, attributes: "fill=\"#111\"")
+            svg.text("finish", x: lx + 9, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
+            lx += 54
+        }
+        if let search {
+            svg.text("+ the position, dashed: \(SVGWriter.number(search.radiusMeters / 1000, decimals: 1)) km around it", x: lx, y: ly + 4,
+                     attributes: "font-size=\"11\" fill=\"#444\"")
+            lx += 230
+        }
         if !markers.isEmpty {
             svg.circle(x: lx, y: ly, radius: 6, attributes: "fill=\"#1b5fa8\"")
             svg.text("control point", x: lx + 10, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")

@@ -3,7 +3,7 @@ import FoundationXML
 import RouteKit
 import Testing
 
-@Suite struct NearMapTests {
+@Suite struct SearchMapTests {
     @Test func theProjectionIsTrueAlongTheCentralMeridian() throws {
         let center = Coordinate(latitude: 49.1951, longitude: 16.6068)
         let projection = try MapProjection(center: center)
@@ -17,9 +17,10 @@ import Testing
     @Test func drawsTheCircleThePlacesAndAScaleBar() throws {
         let center = Coordinate(latitude: 49.1951, longitude: 16.6068)
         let places = (0..<12).map { k in
-            NearMap.Place(label: "Klubovna \(k) <&>", coordinate: Geodesic.wgs84.destination(from: center, azimuthDegrees: Double(k) * 30, distanceMeters: 1000 + Double(k) * 300))
+            TrackMap.Marker(label: "Klubovna \(k) <&>", coordinate: Geodesic.wgs84.destination(from: center, azimuthDegrees: Double(k) * 30, distanceMeters: 1000 + Double(k) * 300))
         }
-        let svg = try NearMap(width: 800, height: 800).render(center: center, radiusMeters: 5000, places: places, title: "Test")
+        let svg = try TrackMap(width: 800, height: 800).render(
+            title: "Test", lines: [], markers: [], clubrooms: places, search: TrackMap.Search(center: center, radiusMeters: 5000))
         #expect(XMLParser(data: Data(svg.utf8)).parse())
         let circle = try #require(svg.split(separator: "\n").first { $0.contains("stroke-dasharray=\"6 4\"") })
         #expect(circle.filter { $0 == "L" }.count == 360)
