@@ -137,40 +137,6 @@ enum NearFormatter {
         b.append(0x7D)
     }
 
-    static func csv(_ results: Results, _ rooms: [Clubroom], into b: inout ByteBuffer) {
-        b.append("query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,units,meetings\n")
-        for result in results {
-            for m in result.matches {
-                let room = rooms[m.index]
-                csvField(result.query.label, &b)
-                b.append(0x2C)
-                csvField(room.id, &b)
-                b.append(0x2C)
-                csvField(room.name, &b)
-                b.append(0x2C)
-                DecimalText.append(room.coordinate.latitude, to: &b)
-                b.append(0x2C)
-                DecimalText.append(room.coordinate.longitude, to: &b)
-                b.append(0x2C)
-                DecimalText.append(m.distanceMeters, precision: 3, to: &b)
-                b.append(0x2C)
-                DecimalText.append(m.bearingDegrees, precision: 2, to: &b)
-                b.append(0x2C)
-                b.append(string: GeodesicIndex.compassPoint(m.bearingDegrees))
-                for text in [room.street, room.city, room.postcode] {
-                    b.append(0x2C)
-                    if let text { csvField(text, &b) }
-                }
-                b.append(0x2C)
-                if !room.units.isEmpty {
-                    csvField(room.units.map { u in u.name + (u.registrationNumber.map { " (\($0))" } ?? "") }.joined(separator: "; "), &b)
-                }
-                b.append(0x2C)
-                if !room.meetings.isEmpty { csvField(meetings(room), &b) }
-                b.append(0x0A)
-            }
-        }
-    }
 
     static func alongTable(_ matches: [TrackCorridor.Match], _ rooms: [Clubroom], label: String, radius: Double, into b: inout ByteBuffer) {
         b.append(string: "\(label): clubrooms within \(StatsFormatter.fixed(radius / 1000, 1)) km of the track\n")
@@ -193,33 +159,55 @@ enum NearFormatter {
         b.append(moving: &plain)
     }
 
+    static func csv(_ results: Results, _ rooms: [Clubroom], into b: inout ByteBuffer) {
+        b.append("query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,units,meetings\n")
+        for result in results {
+            for m in result.matches {
+                csvRow(result.query.label, rooms[m.index], distance: m.distanceMeters, into: &b) { b in
+                    DecimalText.append(m.bearingDegrees, precision: 2, to: &b)
+                    b.append(0x2C)
+                    b.append(string: GeodesicIndex.compassPoint(m.bearingDegrees))
+                }
+            }
+        }
+    }
+
     static func alongCSV(_ matches: [TrackCorridor.Match], _ rooms: [Clubroom], label: String, into b: inout ByteBuffer) {
         b.append("query,id,name,latitude,longitude,distance_m,along_m,street,city,postcode,units,meetings\n")
         for m in matches {
-            let room = rooms[m.index]
-            csvField(label, &b)
-            b.append(0x2C)
-            csvField(room.id, &b)
-            b.append(0x2C)
-            csvField(room.name, &b)
-            b.append(0x2C)
-            DecimalText.append(room.coordinate.latitude, to: &b)
-            b.append(0x2C)
-            DecimalText.append(room.coordinate.longitude, to: &b)
-            b.append(0x2C)
-            DecimalText.append(m.distanceMeters, precision: 3, to: &b)
-            b.append(0x2C)
-            DecimalText.append(m.alongMeters, precision: 3, to: &b)
-            for text in [room.street, room.city, room.postcode] {
-                b.append(0x2C)
-                if let text { csvField(text, &b) }
+            csvRow(label, rooms[m.index], distance: m.distanceMeters, into: &b) { b in
+                DecimalText.append(m.alongMeters, precision: 3, to: &b)
             }
-            b.append(0x2C)
-            csvField(room.units.map(\.name).joined(separator: "; "), &b)
-            b.append(0x2C)
-            csvField(meetings(room), &b)
-            b.append(0x0A)
         }
+    }
+
+    /// One CSV row: query, id, name, position, distance, the caller's own columns, address, units, meetings.
+    static func csvRow(_ query: String, _ room: Clubroom, distance: Double, into b: inout ByteBuffer,
+                       middle: (inout ByteBuffer) -> Void) {
+        csvField(query, &b)
+        b.append(0x2C)
+        csvField(room.id, &b)
+        b.append(0x2C)
+        csvField(room.name, &b)
+        b.append(0x2C)
+        DecimalText.append(room.coordinate.latitude, to: &b)
+        b.append(0x2C)
+        DecimalText.append(room.coordinate.longitude, to: &b)
+        b.append(0x2C)
+        DecimalText.append(distance, precision: 3, to: &b)
+        b.append(0x2C)
+        middle(&b)
+        for text in [room.street, room.city, room.postcode] {
+            b.append(0x2C)
+            if let text { csvField(text, &b) }
+        }
+        b.append(0x2C)
+        if !room.units.isEmpty {
+            csvField(room.units.map { u in u.name + (u.registrationNumber.map { " (\($0))" } ?? "") }.joined(separator: "; "), &b)
+        }
+        b.append(0x2C)
+        if !room.meetings.isEmpty { csvField(meetings(room), &b) }
+        b.append(0x0A)
     }
 
     /// Appends a CSV field, quoted only when it holds a comma, a quote or a line break.
