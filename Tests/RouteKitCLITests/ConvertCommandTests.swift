@@ -133,3 +133,36 @@ import Testing
         #expect(usage.standardError.contains("Usage: routekit <command>"))
     }
 }
+
+@Suite struct InterruptedRunTests {
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalRemovesTheTemporaryOutputAndKeepsTheOldFile(signal: Int32) throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out.geojson")
+        try Data("old".utf8).write(to: out)
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["convert", "-", "-o", out.path]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Whatever happens, end the input: the run then finishes by itself.
+        defer { try? input.fileHandleForWriting.close() }
+        // Half a file, and the pipe left open: the run is still going when the signal comes.
+        // (More than the 512 bytes read to tell the format, so that the output is opened.)
+        input.fileHandleForWriting.write(Data(("<gpx><trk><trkseg>" + String(repeating: "<trkpt lat=\"46\" lon=\"14\"/>", count: 100)).utf8))
+        var waited = 0
+        while try FileManager.default.contentsOfDirectory(atPath: folder.path).count < 2 && waited < 100 {
+            usleep(20_000)
+            waited += 1
+        }
+        try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2)  // the temporary file exists
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + signal)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.geojson"])
+        #expect(try String(contentsOf: out, encoding: .utf8) == "old")
+    }
+}

@@ -10,6 +10,7 @@ public final class OutputStream: ByteSink {
     public let path: String
     private var fd: Int32
     private var temporaryPath: String?
+    private var signalSlot: Int?
     private let ownsDescriptor: Bool
     private var pending: [UInt8] = []
     private let flushThreshold = 1 << 20
@@ -24,6 +25,7 @@ public final class OutputStream: ByteSink {
         self.fd = fd
         self.temporaryPath = temporaryPath
         self.ownsDescriptor = ownsDescriptor || temporaryPath != nil
+        if let temporaryPath { signalSlot = TemporaryFiles.register(temporaryPath) }
         pending.reserveCapacity(flushThreshold + (1 << 16))
     }
 
@@ -55,6 +57,7 @@ public final class OutputStream: ByteSink {
     }
 
     deinit {
+        if let signalSlot { TemporaryFiles.release(signalSlot) }
         if let temporaryPath {
             close(fd)
             unlink(temporaryPath)
@@ -120,5 +123,7 @@ public final class OutputStream: ByteSink {
             throw IOError.writeFailed(path: path, reason: reason)
         }
         self.temporaryPath = nil
+        if let signalSlot { TemporaryFiles.release(signalSlot) }
+        signalSlot = nil
     }
 }
