@@ -222,12 +222,3 @@ enum NearFormatter {
         b.append(0x22)
     }
 }
-
-/// Numbers for the command line's text outputs.
-enum GeoJSONText {
-    static func number(_ value: Double, precision: Int? = nil) -> String {
-        var b = ByteBuffer(capacity: 32)
-        DecimalText.append(value, precision: precision, to: &b)
-        return b.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-    }
-}

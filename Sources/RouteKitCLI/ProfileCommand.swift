@@ -119,15 +119,17 @@ struct ProfileCommand: Command {
         let profile = ElevationProfile(track: track, method: method)
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations") }
 
-        var placed: [(name: String, placement: ElevationProfile.Placement)] = []
+        var placed: [(name: String, placement: TrackCorridor.Match)] = []
         if let waypoints {
             let marks = try GPXReader(strict: strict).document(at: waypoints)
             var far: [String] = []
-            for (i, w) in marks.waypoints.enumerated() {
+            // One corridor (one index over the track) for all the waypoints.
+            let corridor = TrackCorridor(points: profile.positions.map(\.coordinate))
+            for (i, w) in marks.waypoints.enumerated() where !profile.positions.isEmpty {
                 let name = w.name ?? "waypoint \(i + 1)"
-                guard let p = profile.place(w.coordinate) else { continue }
-                if p.offTrackMeters > maxDistance {
-                    far.append("\(name) (\(Int(p.offTrackMeters.rounded())) m)")
+                let p = corridor.place(w.coordinate)
+                if p.distanceMeters > maxDistance {
+                    far.append("\(name) (\(Int(p.distanceMeters.rounded())) m)")
                 } else {
                     placed.append((name, p))
                 }
@@ -140,7 +142,7 @@ struct ProfileCommand: Command {
         var buffer = ByteBuffer(capacity: 1 << 16)
         switch format {
         case .svg:
-            let markers = placed.map { ProfileChart.Marker(label: $0.name, distanceMeters: $0.placement.distanceMeters) }
+            let markers = placed.map { ProfileChart.Marker(label: $0.name, distanceMeters: $0.placement.alongMeters) }
             buffer.append(string: ProfileChart(width: width, height: height).render(profile, markers: markers))
         case .csv:
             buffer.append("distance_m,elevation_m,smoothed_elevation_m,grade_pct\n")
@@ -158,7 +160,7 @@ struct ProfileCommand: Command {
                 if i > 0 { buffer.append(0x2C) }
                 buffer.append("{\"name\":")
                 JSONOut.string(p.name, &buffer)
-                buffer.append(string: ",\"distance_m\":\(SVGWriter.number(p.placement.distanceMeters, decimals: 3)),\"off_track_m\":\(SVGWriter.number(p.placement.offTrackMeters, decimals: 3))}")
+                buffer.append(string: ",\"distance_m\":\(SVGWriter.number(p.placement.alongMeters, decimals: 3)),\"off_track_m\":\(SVGWriter.number(p.placement.distanceMeters, decimals: 3))}")
             }
             buffer.append("],\n\"samples\":[")
             for (i, s) in profile.samples.enumerated() {

@@ -27,7 +27,7 @@ enum StageOutput {
     }
 
     static func number(_ v: Double?, _ decimals: Int = 3) -> String {
-        v.map { GeoJSONText.number($0, precision: decimals) } ?? "null"
+        v.map { DecimalText.string($0, precision: decimals) } ?? "null"
     }
 
     static func json(_ data: StageBundle, total: TrackStatistics, nearby: [[(Clubroom, TrackCorridor.Match)]]) -> String {

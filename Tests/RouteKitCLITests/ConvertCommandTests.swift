@@ -160,6 +160,9 @@ import Testing
         }
         try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2)  // the temporary file exists
         kill(process.processIdentifier, signal)
+        usleep(200_000)
+        // Never wait forever: end the input, then a run the signal missed ends on its own.
+        try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + signal)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.geojson"])

@@ -132,53 +132,12 @@ public struct ElevationProfile: Sendable {
         public var offTrackMeters: Double
     }
 
-    /// Places `coordinate` on the track: the nearest track position (projected onto the step between
-    /// fixes, in a local plane), or nil for a profile without positions.
+    /// Places `coordinate` on the track: its nearest track position, through ``TrackCorridor``; nil for a
+    /// profile without positions. For many waypoints, build one ``TrackCorridor`` and ask it.
     public func place(_ coordinate: Coordinate) -> Placement? {
         guard !positions.isEmpty else { return nil }
-        var bestIndex = 0
-        var best = Double.infinity
-        for (i, p) in positions.enumerated() {
-            // A cheap equirectangular distance to find the candidate; the answer is computed exactly below.
-            let dy = p.coordinate.latitude - coordinate.latitude
-            let dx = (p.coordinate.longitude - coordinate.longitude) * cosine(coordinate.latitude)
-            let d = dx * dx + dy * dy
-            if d < best {
-                best = d
-                bestIndex = i
-            }
-        }
-        var placement = Placement(
-            distanceMeters: positions[bestIndex].distanceMeters,
-            offTrackMeters: coordinate.distance(to: positions[bestIndex].coordinate))
-        // Refine on the steps either side: project onto each in a local plane around the waypoint.
-        for j in [bestIndex - 1, bestIndex] where j >= 0 && j + 1 < positions.count {
-            let a = positions[j]
-            let b = positions[j + 1]
-            let c = cosine(coordinate.latitude)
-            let ax = (a.coordinate.longitude - coordinate.longitude) * c
-            let ay = a.coordinate.latitude - coordinate.latitude
-            let bx = (b.coordinate.longitude - coordinate.longitude) * c
-            let by = b.coordinate.latitude - coordinate.latitude
-            let vx = bx - ax
-            let vy = by - ay
-            let length2 = vx * vx + vy * vy
-            guard length2 > 0 else { continue }
-            let t = max(0, min(1, -(ax * vx + ay * vy) / length2))
-            let foot = Coordinate(
-                latitude: a.coordinate.latitude + t * (b.coordinate.latitude - a.coordinate.latitude),
-                longitude: a.coordinate.longitude + t * (b.coordinate.longitude - a.coordinate.longitude))
-            let off = coordinate.distance(to: foot)
-            if off < placement.offTrackMeters {
-                placement = Placement(
-                    distanceMeters: a.distanceMeters + t * (b.distanceMeters - a.distanceMeters), offTrackMeters: off)
-            }
-        }
-        return placement
-    }
-
-    private func cosine(_ latitudeDegrees: Double) -> Double {
-        Glibc.cos(latitudeDegrees * .pi / 180)
+        let match = TrackCorridor(points: positions.map(\.coordinate)).place(coordinate)
+        return Placement(distanceMeters: match.alongMeters, offTrackMeters: match.distanceMeters)
     }
 
     /// The smoothed elevation at a distance, interpolated; nil for an empty profile.

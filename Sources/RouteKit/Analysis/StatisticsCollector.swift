@@ -187,7 +187,6 @@ public final class StatisticsCollector: GPXHandler {
         }
         result.steepestClimbPercent = segmentMaxima.climb.map { max($0, 0) }
         result.steepestDescentPercent = segmentMaxima.descent.map { min($0, 0) }
-        if keepSeries { series = ElevationSeries(distances: series.distances, elevations: series.elevations) }
         smoothedLine = smoothedParts
         return result
     }

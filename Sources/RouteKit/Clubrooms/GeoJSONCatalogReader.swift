@@ -10,14 +10,14 @@ struct GeoJSONCatalogReader {
                     guard let field = CatalogRecord.Field.named(key) else { continue }
                     switch value {
                     case .string(let s): fields[field] = s
-                    case .number(let n): fields[field] = Self.text(n)
+                    case .number(let n): fields[field] = DecimalText.string(n)
                     case .bool(let b): fields[field] = b ? "true" : "false"
                     default: break
                     }
                 }
             }
             if let id = feature["id"] {
-                fields[.realtyID] = id.string ?? id.number.map(Self.text)
+                fields[.realtyID] = id.string ?? id.number.map { DecimalText.string($0) }
             }
             guard feature["geometry"]?["type"]?.string == "Point", case .numbers(let c)? = feature["geometry"]?["coordinates"],
                 c.count >= 2
@@ -25,8 +25,8 @@ struct GeoJSONCatalogReader {
                 catalog.add(fields, file: input.path, line: line)  // recorded as skipped: no coordinates
                 return
             }
-            fields[.latitude] = Self.text(c[1])
-            fields[.longitude] = Self.text(c[0])
+            fields[.latitude] = DecimalText.string(c[1])
+            fields[.longitude] = DecimalText.string(c[0])
             let units = feature["properties"]?["units"]?.elements ?? []
             let meetings = feature["properties"]?["meetings"]?.elements ?? []
             if units.isEmpty && meetings.isEmpty {
@@ -52,18 +52,12 @@ struct GeoJSONCatalogReader {
                 record[.timeFrom] = meeting["time_from"]?.string
                 record[.timeTo] = meeting["time_to"]?.string
                 record[.periodicity] = meeting["periodicity"]?.string
-                record[.ageFrom] = meeting["age_from"]?.number.map(Self.text)
-                record[.ageTo] = meeting["age_to"]?.number.map(Self.text)
+                record[.ageFrom] = meeting["age_from"]?.number.map { DecimalText.string($0) }
+                record[.ageTo] = meeting["age_to"]?.number.map { DecimalText.string($0) }
                 record[.sex] = meeting["sex"]?.string
                 record[.categoryNote] = meeting["note"]?.string
                 catalog.add(record, file: input.path, line: line)
             }
         }
-    }
-
-    static func text(_ value: Double) -> String {
-        var b = ByteBuffer(capacity: 32)
-        DecimalText.append(value, to: &b)
-        return b.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -186,6 +186,13 @@ public enum DecimalText {
         }
     }
 
+    /// `value` as text, in the form ``append(_:precision:to:)`` writes.
+    public static func string(_ value: Double, precision: Int? = nil) -> String {
+        var buffer = ByteBuffer(capacity: 32)
+        append(value, precision: precision, to: &buffer)
+        return buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Appends an integer in decimal.
     public static func appendInteger(_ value: Int64, negativeZero: Bool = false, to buffer: inout ByteBuffer) {
         if value == 0 {
