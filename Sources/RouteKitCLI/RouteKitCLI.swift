@@ -28,7 +28,8 @@ public enum RouteKitCLI {
 
     /// Runs the command line `arguments` (the program name first) with the process's own console.
     public static func main(_ arguments: [String]) -> Int32 {
-        run(Array(arguments.dropFirst()), console: .system()).rawValue
+        OutputStream.removeTemporaryFilesOnInterrupt()
+        return run(Array(arguments.dropFirst()), console: .system()).rawValue
     }
 
     /// Runs `arguments` (without the program name) and returns the exit code.

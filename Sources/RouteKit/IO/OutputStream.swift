@@ -20,13 +20,22 @@ public final class OutputStream: ByteSink {
         OutputStream(path: "-", fd: STDOUT_FILENO, temporaryPath: nil)
     }
 
-    private init(path: String, fd: Int32, temporaryPath: String?, ownsDescriptor: Bool = false) {
+    private init(path: String, fd: Int32, temporaryPath: String?, signalSlot: Int? = nil, ownsDescriptor: Bool = false) {
         self.path = path
         self.fd = fd
         self.temporaryPath = temporaryPath
+        self.signalSlot = signalSlot
         self.ownsDescriptor = ownsDescriptor || temporaryPath != nil
-        if let temporaryPath { signalSlot = TemporaryFiles.register(temporaryPath) }
         pending.reserveCapacity(flushThreshold + (1 << 16))
+    }
+
+    /// Makes SIGINT, SIGTERM and SIGHUP remove every temporary output before the process ends, and lets
+    /// these signals through even when the parent started the process with them blocked.
+    ///
+    /// Call it first thing on the main thread, before any other thread starts (threads inherit the signal
+    /// mask). Without it the first output file installs the handlers, and signals the parent blocked stay blocked.
+    public static func removeTemporaryFilesOnInterrupt() {
+        TemporaryFiles.prepare()
     }
 
     /// Opens an atomic output for `path`; `-` is standard output.
@@ -45,15 +54,23 @@ public final class OutputStream: ByteSink {
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         if name.isEmpty { throw IOError.cannotCreate(path: path, reason: "is a directory") }
-        var template = Array("\(folder).\(name).XXXXXX".utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // -1 on error
-        guard created >= 0 else { throw IOError.cannotCreate(path: path, reason: IOError.systemReason()) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        // mkstemp creates the file 0600; an output is an ordinary file, readable as the umask allows.
-        let mask = umask(0)
-        umask(mask)
-        fchmod(created, 0o666 & ~mask)  // -1 on error: the file stays private, which is harmless
-        return OutputStream(path: path, fd: created, temporaryPath: temporary)
+        // The temporary name is registered for removal on a signal before the file exists, so that an
+        // interrupt at any moment leaves nothing behind (mkstemp would create it before it could be registered).
+        var attempts = 0
+        while true {
+            let suffix = String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
+            let temporary = "\(folder).\(name).\(suffix)"
+            let slot = TemporaryFiles.register(temporary)
+            let created = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)  // -1 on error, errno set
+            if created < 0 {
+                let failure = errno
+                if let slot { TemporaryFiles.release(slot) }
+                attempts += 1
+                if failure == EEXIST && attempts < 100 { continue }
+                throw IOError.cannotCreate(path: path, reason: IOError.systemReason(failure))
+            }
+            return OutputStream(path: path, fd: created, temporaryPath: temporary, signalSlot: slot)
+        }
     }
 
     deinit {

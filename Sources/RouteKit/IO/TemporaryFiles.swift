@@ -26,15 +26,30 @@ enum TemporaryFiles {
         _ = lockReady
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        installHandlers()
         let bytes = Array(path.utf8)
         guard bytes.count < pathLength else { return nil }
         for slot in 0..<slots where storage[slot * pathLength] == 0 {
-            for (i, b) in bytes.enumerated() { storage[slot * pathLength + i] = CChar(bitPattern: b) }
+            // The first byte last: the handler never sees a half-written path.
+            for (i, b) in bytes.enumerated().dropFirst() { storage[slot * pathLength + i] = CChar(bitPattern: b) }
             storage[slot * pathLength + bytes.count] = 0
+            storage[slot * pathLength] = CChar(bitPattern: bytes[0])
+            installHandlers()
             return slot
         }
         return nil
+    }
+
+    /// Installs the handlers now and lets the signals through on the calling thread. A program calls this
+    /// first thing on its main thread, so that every thread it starts later inherits the same signal mask.
+    static func prepare() {
+        _ = lockReady
+        pthread_mutex_lock(lock)
+        installHandlers()
+        pthread_mutex_unlock(lock)
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)  // fails only for an invalid "how"
     }
 
     /// Forgets a slot (the file was renamed into place or removed).
@@ -60,10 +75,5 @@ enum TemporaryFiles {
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, nil)  // -1 on error: then an interrupted run may leave its temporary file
         }
-        // A parent may have started us with these signals blocked; an interrupt must still reach us.
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)  // fails only for an invalid "how"
     }
 }
