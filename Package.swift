@@ -39,6 +39,6 @@ let package = Package(
         .testTarget(
             name: "RouteKitCLITests",
             dependencies: ["RouteKitCLI", "RouteKit"],
-            exclude: ["Golden"]),
+            exclude: ["Golden", "Fuzz/Findings"]),
     ]
 )

@@ -146,6 +146,7 @@ struct ConvertCommand: Command {
 
         let sink: GPXHandler
         let finish: () throws -> Void
+        let written: () -> Int
         switch format {
         case .geojson, .geojsonseq, .ndjson:
             let layout: GeoJSONLayout =
@@ -154,11 +155,13 @@ struct ConvertCommand: Command {
             try writer.begin()
             sink = writer
             finish = writer.finish
+            written = { writer.counts.features }
         case .gpx:
             let writer = GPXWriter(output: out, precision: precision, kinds: kinds)
             try writer.begin()
             sink = writer
             finish = writer.finish
+            written = { writer.itemsWritten }
         }
 
         // Reading and writing overlap on two threads.
@@ -166,11 +169,23 @@ struct ConvertCommand: Command {
         for (file, inputFormat) in files {
             pending.path = file.path
             defer { flushWarnings() }
+            let before = written()
             try readInput(file, format: inputFormat, strict: strict, quiet: quiet, console: console, through: pipeline)
+            if written() == before { warn("nothing to convert: no \(kinds.names) with a point") }
         }
         try finish()
         flushWarnings()
         try out.commit()
         return .success
+    }
+}
+
+extension FeatureKinds {
+    /// "track, route or waypoint", or the ones in the set.
+    var names: String {
+        let names = [(FeatureKinds.tracks, "track"), (.routes, "route"), (.waypoints, "waypoint")]
+            .filter { contains($0.0) }.map { $0.1 }
+        guard names.count > 1 else { return names.first ?? "feature" }
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 }

@@ -191,8 +191,12 @@ enum Units {
         } else {
             throw CLIError.usage("\(option) needs a unit, for example 200m or 1.5km (a bare number could be read as miles)")
         }
-        guard let value = DecimalText.parse(number), value > 0, value * factor <= 20_000_000 else {
+        guard let value = DecimalText.parse(number), value > 0 else {
             throw CLIError.usage("\(option) must be a positive length, for example 200m or 1.5km, not '\(text)'")
+        }
+        // No two places on the Earth are farther apart than about 20,004 km.
+        guard value * factor <= 20_000_000 else {
+            throw CLIError.usage("\(option) can be at most 20000km (the distance to the other side of the Earth), not '\(text)'")
         }
         return value * factor
     }

@@ -18,7 +18,10 @@ struct SkautISCatalogReader {
         try withExtendedLifetime(parser) {
             if let fault = handler.fault { throw CatalogError.soapFault(fault) }
             if let error = parser.error {
-                throw CatalogError.malformed(line: error.line, column: error.column, reason: "not well-formed XML: \(error.message)")
+                let reason = error.overLimit
+                    ? "refused: a single tag, value or comment over 10,000,000 bytes (libxml2: \(error.message))"
+                    : "not well-formed XML: \(error.message)"
+                throw CatalogError.malformed(line: error.line, column: error.column, reason: reason)
             }
         }
         for (fields, line) in handler.records { catalog.add(fields, file: input.path, line: line) }
@@ -83,6 +86,14 @@ private final class RecordCollector: XMLStreamHandler {
     }
 
     override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if field != nil || inFaultString { text.append(contentsOf: bytes) }
+        guard field != nil || inFaultString else { return }
+        // A value over the GPX reader's limit is left out (memory stays bounded whatever the file holds).
+        if text.count + bytes.count > GPXReader.maximumTextLength {
+            field = nil
+            inFaultString = false
+            text.removeAll()
+            return
+        }
+        text.append(contentsOf: bytes)
     }
 }

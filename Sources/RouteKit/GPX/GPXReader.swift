@@ -19,6 +19,10 @@ public struct GPXReader {
     /// Called for each problem the reader got past.
     public var onWarning: (GPXWarning) -> Void
 
+    /// The longest text value kept (a name, a description, a number): 1 MiB. A longer one is left out with a
+    /// warning, so that a hostile file cannot make the reader hold gigabytes of one value.
+    public static let maximumTextLength = 1 << 20
+
     /// A reader; `onWarning` receives each value or point left out.
     public init(strict: Bool = false, onWarning: @escaping (GPXWarning) -> Void = { _ in }) {
         self.strict = strict
@@ -116,6 +120,8 @@ final class GPXStateMachine: XMLStreamHandler {
     private var leaf: Leaf = .name
     private var leafOwner: Node = .gpx
     private var text: [UInt8] = []
+    /// The leaf's text went over ``GPXReader/maximumTextLength`` and is being skipped.
+    private var textTooLong = false
     private var sawRoot = false
     private var failure: Error?
     private var summary = GPXReader.Summary()
@@ -154,6 +160,7 @@ final class GPXStateMachine: XMLStreamHandler {
                     line: error.line, column: error.column,
                     reason: "the file ends inside <\(Self.elementName(open))>: is it truncated?")
             }
+            if error.overLimit { throw GPXError.tooLarge(line: error.line, column: error.column, reason: error.message) }
             throw GPXError.malformed(line: error.line, column: error.column, reason: error.message)
         }
         if !sawRoot { throw GPXError.malformed(line: parser.line, column: parser.column, reason: "no root element") }
@@ -286,7 +293,12 @@ final class GPXStateMachine: XMLStreamHandler {
     }
 
     override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if stack.last == .leaf { text.append(contentsOf: bytes) }
+        guard stack.last == .leaf else { return }
+        if textTooLong || text.count + bytes.count > GPXReader.maximumTextLength {
+            textTooLong = true
+            return
+        }
+        text.append(contentsOf: bytes)
     }
 
     /// Which inherited text an element of this name would give, if that text is still missing.
@@ -430,9 +442,16 @@ final class GPXStateMachine: XMLStreamHandler {
         self.leaf = leaf
         leafOwner = owner
         text.removeAll(keepingCapacity: true)
+        textTooLong = false
     }
 
     private func endLeaf() {
+        if textTooLong {
+            // No device writes such a value: memory stays bounded, and the value is left out like any bad one.
+            text.removeAll()
+            warn("a value longer than \(GPXReader.maximumTextLength / (1 << 20)) MiB; left out")
+            return
+        }
         switch leaf {
         case .elevation:
             elevation = number(named: "elevation")

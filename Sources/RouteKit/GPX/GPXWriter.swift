@@ -18,6 +18,9 @@ public final class GPXWriter: GPXHandler {
     private let itemSpool = Spool()
 
     /// A writer to `output`; `precision` rounds coordinates and elevations to that many decimals.
+    /// Waypoints, routes and tracks written so far.
+    public private(set) var itemsWritten = 0
+
     public init(output: OutputStream, precision: Int? = nil, kinds: FeatureKinds = .all) {
         self.output = output
         self.precision = precision
@@ -49,6 +52,7 @@ public final class GPXWriter: GPXHandler {
 
     public func waypoint(_ waypoint: Waypoint) throws {
         guard kinds.contains(.waypoints) else { return }
+        itemsWritten += 1
         appendPoint("wpt", waypoint.coordinate, waypoint.elevation, waypoint.time, waypoint.details,
             waypoint.sensors, indent: "  ", into: &buffer)
         if buffer.count >= 1 << 16 { try output.write(&buffer) }
@@ -69,6 +73,7 @@ public final class GPXWriter: GPXHandler {
     public func endRoute(_ details: Details) throws {
         guard inRoute else { return }
         inRoute = false
+        itemsWritten += 1
         try closeItem("rte", details, into: routes)
     }
 
@@ -97,6 +102,7 @@ public final class GPXWriter: GPXHandler {
     public func endTrack(_ details: Details) throws {
         guard inTrack else { return }
         inTrack = false
+        itemsWritten += 1
         try closeItem("trk", details, into: tracks)
     }
 

@@ -62,8 +62,9 @@ final class XMLStreamParser {
     private var context: xmlParserCtxtPtr?
     private let name: String
     private var stopped = false
-    /// The first fatal error libxml2 reported, if any.
-    private(set) var error: (line: Int, column: Int, message: String)?
+    /// The first fatal error libxml2 reported, if any; `overLimit` when it is one of libxml2's limits against
+    /// hostile files (a single tag, value or comment over 10,000,000 bytes), not a mistake in the XML.
+    private(set) var error: (line: Int, column: Int, message: String, overLimit: Bool)?
 
     /// libxml2's global state, set up once before any parser runs (it must be, before parsers run on
     /// several threads at once).
@@ -110,7 +111,7 @@ final class XMLStreamParser {
             let opaque = Unmanaged.passUnretained(self).toOpaque()
             context = xmlCreatePushParserCtxt(&sax, opaque, bytes.baseAddress, Int32(first), name)  // NULL on error
             guard let context else {
-                error = (1, 1, "cannot start the XML parser (out of memory)")
+                error = (1, 1, "cannot start the XML parser (out of memory)", false)
                 return
             }
             let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
@@ -129,7 +130,10 @@ final class XMLStreamParser {
         guard level == XML_ERR_FATAL else { return }
         var message = e.pointee.message.map { String(cString: $0) } ?? "unknown error"
         while message.last == "\n" || message.last == " " { message.removeLast() }
-        error = (Int(max(e.pointee.line, 1)), Int(max(e.pointee.int2, 1)), message)
+        // libxml2 says "Huge input lookup", "AttValue length too long", "Comment too big"… (no code of its own).
+        let lower = message.lowercased()
+        let overLimit = ["huge", "too long", "too big", "excessive"].contains { lower.contains($0) }
+        error = (Int(max(e.pointee.line, 1)), Int(max(e.pointee.int2, 1)), message, overLimit)
     }
 
     private static func makeSAXHandler() -> xmlSAXHandler {

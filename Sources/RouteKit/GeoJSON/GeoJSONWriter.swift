@@ -67,6 +67,9 @@ public final class GeoJSONWriter: GPXHandler {
         public var routes = 0
         public var waypoints = 0
         public var points = 0
+
+        /// Tracks, routes and waypoints.
+        public var features: Int { tracks + routes + waypoints }
     }
 
     /// A writer to `output`; `precision` rounds coordinates to that many decimals (nil: no rounding);
@@ -143,7 +146,7 @@ public final class GeoJSONWriter: GPXHandler {
         guard let route = line else { return }
         line = nil
         guard route.keptSegments > 0 else {
-            if route.pointsSeen > 0 { warnLeftOut("route", details, route) }
+            warnLeftOut("route", details, route)
             return
         }
         var feature = ByteBuffer(capacity: 16)
@@ -178,7 +181,7 @@ public final class GeoJSONWriter: GPXHandler {
         guard let track = line else { return }
         line = nil
         guard track.keptSegments > 0 else {
-            if track.pointsSeen > 0 { warnLeftOut("track", details, track) }
+            warnLeftOut("track", details, track)
             return
         }
         if track.loneSegments > 0 {
@@ -199,9 +202,13 @@ public final class GeoJSONWriter: GPXHandler {
 
     private func warnLeftOut(_ what: String, _ details: Details, _ line: LineFeature) {
         let name = details.name.map { " '\($0)'" } ?? ""
-        onWarning(
-            "\(what)\(name) has no segment of two or more points (\(line.pointsSeen) point\(line.pointsSeen == 1 ? "" : "s")); "
-                + "left out, since a GeoJSON line needs two positions")
+        if line.pointsSeen == 0 {
+            onWarning("\(what)\(name) has no points; left out")
+        } else {
+            onWarning(
+                "\(what)\(name) has no segment of two or more points (\(line.pointsSeen) point\(line.pointsSeen == 1 ? "" : "s")); "
+                    + "left out, since a GeoJSON line needs two positions")
+        }
     }
 
     // MARK: Pieces

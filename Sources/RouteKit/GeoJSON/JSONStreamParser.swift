@@ -14,6 +14,10 @@ final class JSONStreamParser {
     private var scratch: [UInt8] = []
     /// The deepest nesting of arrays and objects accepted.
     let maximumDepth = 512
+    /// The longest string accepted, in bytes (as libxml2 limits XML values): memory stays bounded.
+    let maximumStringLength = 10_000_000
+    /// The longest number accepted, in characters: no real coordinate needs more than a few dozen.
+    let maximumNumberLength = 1000
 
     init(input: InputFile) {
         self.input = input
@@ -81,6 +85,7 @@ final class JSONStreamParser {
     func describeNext() throws -> String {
         guard let c = try peek() else { return ", found the end of the file" }
         if c >= 0x20 && c < 0x7F { return ", found '\(String(UnicodeScalar(c)))'" }
+        if c == 0 { return ", found a NUL byte (UTF-16 or UTF-32? GeoJSON must be UTF-8)" }
         return ", found byte 0x\(String(c, radix: 16))"
     }
 
@@ -154,6 +159,9 @@ final class JSONStreamParser {
     func number() throws -> Double {
         scratch.removeAll(keepingCapacity: true)
         while let c = try peek(), (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2B || c == 0x2E || c == 0x65 || c == 0x45 {
+            guard scratch.count < maximumNumberLength else {
+                throw error("'\(String(decoding: scratch.prefix(40), as: UTF8.self))…' is not a number (over \(maximumNumberLength) characters)")
+            }
             scratch.append(c)
             advance()
         }
@@ -179,6 +187,9 @@ final class JSONStreamParser {
             if c < 0x20 { throw error("control character in a string (write it as an escape)") }
             if c != 0x5C {
                 scratch.append(c)
+                if scratch.count > maximumStringLength {
+                    throw error("a string over \(maximumStringLength / 1_000_000) MB, more than this reader accepts (a limit against hostile files)")
+                }
                 continue
             }
             guard let e = try peek() else { throw error("unterminated string") }
@@ -235,6 +246,9 @@ final class JSONStreamParser {
 
     /// Skips a byte-order mark at the very start.
     func skipByteOrderMark() throws {
+        if let c = try peek(), c == 0xFE || c == 0xFF {
+            throw error("the file starts with a UTF-16 byte-order mark; GeoJSON must be UTF-8 (RFC 8259)")
+        }
         guard try peek() == 0xEF else { return }
         advance()
         guard try peek() == 0xBB else { throw error("invalid byte at the start") }
