@@ -68,7 +68,8 @@ public struct GPXReader {
         let parser = XMLStreamParser(handler: machine, name: name)
         machine.parser = parser
         guard !bytes.isEmpty else { throw GPXError.malformed(line: 1, column: 1, reason: "the file is empty") }
-        bytes.withUnsafeBytes { parser.parse($0, isLast: true) }
+        bytes.withUnsafeBytes { parser.parse($0, isLast: false) }
+        parser.parse(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
         return try withExtendedLifetime(parser) { try machine.finish() }
     }
 
@@ -153,12 +154,12 @@ final class GPXStateMachine: XMLStreamHandler {
     func finish() throws -> GPXReader.Summary {
         if let failure { throw failure }
         if let error = parser.error {
-            // libxml2's push parser says "Extra content at the end of the document" when the input stops
-            // inside an element; name the element instead.
-            if let open = stack.last, error.message.hasPrefix("Extra content at the end") {
-                throw GPXError.malformed(
-                    line: error.line, column: error.column,
-                    reason: "the file ends inside <\(Self.elementName(open))>: is it truncated?")
+            // A file that stops in the middle of something: say so and name the open element, rather than
+            // libxml2's words for the piece cut off ("Couldn't find end of Start Tag", "AttValue: ' expected";
+            // "Extra content at the end of the document" when the input stops inside an element).
+            if parser.errorAtEnd || (!stack.isEmpty && error.message.hasPrefix("Extra content at the end")) {
+                let place = stack.last.map { "inside <\(Self.elementName($0))>" } ?? "before the <gpx> element starts"
+                throw GPXError.malformed(line: error.line, column: error.column, reason: "the file ends \(place): is it truncated?")
             }
             if error.overLimit { throw GPXError.tooLarge(line: error.line, column: error.column, reason: error.message) }
             throw GPXError.malformed(line: error.line, column: error.column, reason: error.message)

@@ -97,12 +97,17 @@ final class XMLStreamParser {
         if let context { xmlStopParser(context) }
     }
 
+    /// True when the first error came only once the input ended (from the closing call with no bytes): the
+    /// document stops in the middle of something, as a truncated file does.
+    private(set) var errorAtEnd = false
+
     /// True once the parser stopped for an error or on request.
     var isStopped: Bool { stopped || error != nil }
 
     /// Parses the next chunk of the document; `isLast` ends it.
     func parse(_ chunk: UnsafeRawBufferPointer, isLast: Bool) {
         guard !isStopped else { return }
+        defer { if isLast && chunk.isEmpty && error != nil { errorAtEnd = true } }
         let bytes = chunk.bindMemory(to: CChar.self)
         if context == nil {
             // The first bytes decide the encoding (byte-order mark, UTF-16 without one, the XML declaration).
@@ -130,6 +135,10 @@ final class XMLStreamParser {
         guard level == XML_ERR_FATAL else { return }
         var message = e.pointee.message.map { String(cString: $0) } ?? "unknown error"
         while message.last == "\n" || message.last == " " { message.removeLast() }
+        // Entities declared in the document's DTD are never read, so a reference to one is undefined.
+        if message.hasPrefix("Entity '"), message.hasSuffix("not defined") {
+            message += " (entities declared in a DTD are not read: a defence against entity expansion and external entities)"
+        }
         // libxml2 says "Huge input lookup", "AttValue length too long", "Comment too big"… (no code of its own).
         let lower = message.lowercased()
         let overLimit = ["huge", "too long", "too big", "excessive"].contains { lower.contains($0) }

@@ -25,7 +25,10 @@ public struct GeoJSONReader {
     ///   and whatever `handler` throws.
     public func read(_ input: InputFile, handler: GPXHandler) throws {
         let context = FeatureConverter(reader: self, handler: handler)
-        try GeoJSONFeatureStream.forEachFeature(in: input) { feature, line, column in
+        try GeoJSONFeatureStream.forEachFeature(
+            in: input,
+            onCutOff: { line, column in try context.cutOff(line: line, column: column) }
+        ) { feature, line, column in
             try context.convert(feature: feature, line: line, column: column)
         }
     }
@@ -39,7 +42,13 @@ enum GeoJSONFeatureStream {
     ]
 
     /// Calls `body` with each Feature and the line and column where it starts.
-    static func forEachFeature(in input: InputFile, _ body: (JSONValue, Int, Int) throws -> Void) throws {
+    ///
+    /// A text sequence whose last text is cut off (a log that was still being written) keeps what came before:
+    /// `onCutOff` hears the line and column of the cut-off text, as RFC 7464 asks of a sequence parser.
+    /// Anything else that ends early is an error.
+    static func forEachFeature(
+        in input: InputFile, onCutOff: (Int, Int) throws -> Void = { _, _ in }, _ body: (JSONValue, Int, Int) throws -> Void
+    ) throws {
         let parser = JSONStreamParser(input: input)
         try parser.skipByteOrderMark()
         var sawValue = false
@@ -47,7 +56,17 @@ enum GeoJSONFeatureStream {
             try parser.skipSpace(separators: true)
             guard try parser.peek() != nil else { break }
             sawValue = true
-            try readTopLevel(parser, body)
+            let line = parser.line
+            let column = parser.column
+            do {
+                try readTopLevel(parser, body)
+            } catch let error as GeoJSONError where parser.isAtEnd && parser.sawRecordSeparator {
+                if case .malformed = error {
+                    try onCutOff(line, column)
+                    break
+                }
+                throw error
+            }
         }
         guard sawValue else { throw GeoJSONError.notGeoJSON(line: 1, column: 1, reason: "the file is empty") }
     }
@@ -126,6 +145,13 @@ private final class FeatureConverter {
     private func warn(_ message: String) throws {
         if reader.strict { throw GeoJSONError.invalidValue(line: line, column: column, reason: message) }
         reader.onWarning(GPXWarning(line: line, column: column, message: message))
+    }
+
+    /// The last text of a sequence is cut off: a warning (an error when strict).
+    func cutOff(line: Int, column: Int) throws {
+        self.line = line
+        self.column = column
+        try warn("the last text of the sequence is cut off (the file ends early); left out")
     }
 
     func convert(feature: JSONValue, line: Int, column: Int) throws {

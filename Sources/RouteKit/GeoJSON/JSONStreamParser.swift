@@ -27,7 +27,13 @@ final class JSONStreamParser {
     var column: Int { position - lineStart + 1 }
 
     func error(_ reason: String) -> GeoJSONError {
-        GeoJSONError.malformed(line: line, column: column, reason: reason)
+        // Whatever was expected, a file that stops in the middle of a value is most likely cut short.
+        if isAtEnd {
+            let tail = ", found the end of the file"
+            let what = reason.hasSuffix(tail) ? String(reason.dropLast(tail.count)) : reason
+            return GeoJSONError.malformed(line: line, column: column, reason: "the file ends early (\(what)): is it truncated?")
+        }
+        return GeoJSONError.malformed(line: line, column: column, reason: reason)
     }
 
     // MARK: Bytes
@@ -63,9 +69,16 @@ final class JSONStreamParser {
     func skipSpace(separators: Bool = false) throws {
         while let c = try peek() {
             guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 || (separators && c == 0x1E) else { return }
+            if c == 0x1E { sawRecordSeparator = true }
             advance()
         }
     }
+
+    /// True once a record separator was skipped: the input is a text sequence (RFC 7464, RFC 8142).
+    private(set) var sawRecordSeparator = false
+
+    /// True when every byte has been read.
+    var isAtEnd: Bool { atEnd && position >= end }
 
     /// Consumes `byte` after optional white space, or fails with `what` expected.
     func expect(_ byte: UInt8, _ what: String) throws {

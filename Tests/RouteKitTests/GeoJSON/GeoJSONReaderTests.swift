@@ -80,7 +80,7 @@ import Testing
     @Test(arguments: [
         ("", "not GeoJSON: the file is empty"),
         ("[1, 2]", "1:1: not GeoJSON: expected an object at the top"),
-        ("{\"type\": \"FeatureCollection\", \"features\": [", "1:44: not valid JSON: expected a value, found the end of the file"),
+        ("{\"type\": \"FeatureCollection\", \"features\": [", "1:44: not valid JSON: the file ends early (expected a value): is it truncated?"),
         ("{\"type\": \"Feature\",\n \"geometry\": {\"type\": \"Point\", \"coordinates\": [1, NaN]}}", "2:51: not valid JSON: expected a value, found 'N'"),
         ("{\"a\": \"\\x\"}", "not valid JSON: invalid escape '\\x'"),
         ("{\"a\": 1,}", "not valid JSON: expected a string, found '}'"),
