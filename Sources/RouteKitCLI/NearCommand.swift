@@ -81,7 +81,7 @@ struct NearCommand: Command {
                 case "--at":
                     let value = try arguments.value(for: name, inline: inline)
                     guard let c = PositionText.parse(value) else {
-                        throw CLIError.usage("--at takes a position like 49.1951,16.6068 or 49°11'42\"N 16°36'24\"E, not '\(value)'")
+                        throw CLIError.usage("--at: \(PositionText.problem(value))")
                     }
                     at = c
                     atText = value
@@ -144,7 +144,7 @@ struct NearCommand: Command {
                 Coordinate(latitude: lat, longitude: lon).isValid
             else {
                 if n == 0 { continue }  // a header line
-                throw CLIError.data("\(atFile!):\(n + 1): expected LAT,LON[,label], found '\(line)'")
+                throw CLIError.data("\(atFile!):\(n + 1): expected LAT,LON[,label], found '\(PositionText.shown(line))'")
             }
             result.append(Query(label: parts.count > 2 && !parts[2].isEmpty ? parts[2] : "line \(n + 1)", coordinate: Coordinate(latitude: lat, longitude: lon)))
         }

@@ -13,6 +13,21 @@ enum PositionText {
         return parseSexagesimal(trimmed)
     }
 
+    /// Why `text` is not a position, for a message: a latitude or longitude out of range, or the forms accepted.
+    static func problem(_ text: String) -> String {
+        let parts = text.trimmingSpaces().split(whereSeparator: { $0 == "," || $0 == " " || $0 == ";" || $0 == "\t" })
+        if parts.count == 2, let lat = DecimalText.parse(parts[0]), let lon = DecimalText.parse(parts[1]) {
+            if !(-90...90).contains(lat) { return "latitude \(DecimalText.string(lat)) is outside -90…90 (latitude comes first), in '\(shown(text))'" }
+            if !(-180...180).contains(lon) { return "longitude \(DecimalText.string(lon)) is outside -180…180, in '\(shown(text))'" }
+        }
+        return "a position like 49.1951,16.6068 or 49°11'42\"N 16°36'24\"E is needed, not '\(shown(text))'"
+    }
+
+    /// At most 60 characters of what the user gave, for a message.
+    static func shown(_ text: String) -> String {
+        text.count > 60 ? String(text.prefix(60)) + "…" : text
+    }
+
     /// Degrees with optional minutes and seconds, each angle marked N/S or E/W (before or after it).
     static func parseSexagesimal(_ text: String) -> Coordinate? {
         var numbers: [Double] = []

@@ -87,6 +87,11 @@ public enum RouteKitCLI {
             case .cannotCreate, .writeFailed: return .cannotCreate
             }
         }
+        // Readers' errors that a command did not word itself are still bad data, not a failure of ours.
+        if error is CatalogError || error is GeoJSONError || error is GPXError {
+            console.error("\(error)")
+            return .dataError
+        }
         console.error("internal error: \(error)")
         return .software
     }

@@ -41,10 +41,10 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
-    /// Runs the real executable as a separate process.
-    static func runBinary(_ arguments: [String], input: Data? = nil) throws -> Run {
+    /// Runs the real executable (or another program) as a separate process.
+    static func runBinary(_ arguments: [String], input: Data? = nil, executable: URL = binary) throws -> Run {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()

@@ -34,10 +34,10 @@ public struct CSVCatalogReader {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             bytes.removeFirst(3)
         } else if String(validating: bytes, as: UTF8.self) == nil {
-            bytes = try Self.windows1250ToUTF8(bytes, path: input.path)
+            bytes = try Self.windows1250ToUTF8(bytes)
         }
         let rows = Self.rows(bytes)
-        guard let header = rows.first else { throw CatalogError.unknownFormat("\(input.path) is empty") }
+        guard let header = rows.first else { throw CatalogError.unknownFormat("the file is empty") }
         let names = header.fields.map { $0.trimmingSpaces() }
         let lowered = names.map { $0.lowercased() }
         func find(_ explicit: String?, _ usual: Set<String>, _ what: String) throws -> Int {
@@ -119,10 +119,10 @@ public struct CSVCatalogReader {
     }
 
     /// Windows-1250 text as UTF-8, through iconv.
-    static func windows1250ToUTF8(_ bytes: [UInt8], path: String) throws -> [UInt8] {
+    static func windows1250ToUTF8(_ bytes: [UInt8]) throws -> [UInt8] {
         let converter = iconv_open("UTF-8", "WINDOWS-1250")  // (iconv_t)-1 on error
         guard let converter, Int(bitPattern: converter) != -1 else {
-            throw CatalogError.unknownFormat("\(path) is not UTF-8, and Windows-1250 conversion is not available")
+            throw CatalogError.unknownFormat("the file is not UTF-8, and Windows-1250 conversion is not available")
         }
         defer { iconv_close(converter) }
         var input = bytes.map { CChar(bitPattern: $0) }
@@ -139,7 +139,7 @@ public struct CSVCatalogReader {
             }
         }
         guard produced >= 0 else {
-            throw CatalogError.unknownFormat("\(path) is neither UTF-8 nor Windows-1250 text")
+            throw CatalogError.unknownFormat("the file is neither UTF-8 nor Windows-1250 text")
         }
         return output[0..<produced].map { UInt8(bitPattern: $0) }
     }

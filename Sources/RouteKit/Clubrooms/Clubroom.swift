@@ -103,9 +103,23 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownFormat(String)
     /// The file is malformed where it matters (line and column 1-based).
     case malformed(line: Int, column: Int, reason: String)
+    /// A GeoJSON catalog is not valid JSON or not GeoJSON.
+    case geojson(GeoJSONError)
+    /// One of several catalog files has this problem.
+    indirect case inFile(path: String, CatalogError)
+
+    /// The problem itself, whichever file it is in.
+    public var underlying: CatalogError {
+        if case .inFile(_, let error) = self { return error.underlying }
+        return self
+    }
 
     public var description: String {
         switch self {
+        case let .inFile(path, error):
+            let problem = error.description
+            return problem.first?.isNumber == true ? "\(path):\(problem)" : "\(path): \(problem)"
+        case .geojson(let error): return error.description
         case .missingColumn(let what):
             return "no \(what) column (looked for lat, latitude, y, Realty_GpsLatitude, zeměpisná šířka…; name it with --lat-column/--lon-column)"
         case .soapFault(let message): return "the SkautIS service answered with an error: \(message)"

@@ -79,16 +79,25 @@ public struct ClubroomCatalog: Sendable {
     }
 
     /// Reads catalog files (SkautIS XML, CSV or GeoJSON, told apart by their content) into one catalog.
+    ///
+    /// - Throws: ``CatalogError/inFile(path:_:)`` naming the file with the problem, ``IOError`` when a file
+    ///   cannot be opened or read.
     public static func read(paths: [String], columns: CSVCatalogReader.Columns = .init()) throws -> ClubroomCatalog {
         var catalog = ClubroomCatalog()
         for path in paths {
             let input = try InputFile(path: path)
             let head = try input.peek(2048)
-            switch CatalogFormat.detect(head) {
-            case .skautIS: try SkautISCatalogReader().read(input, into: &catalog)
-            case .csv: try CSVCatalogReader(columns: columns).read(input, into: &catalog)
-            case .geojson: try GeoJSONCatalogReader().read(input, into: &catalog)
-            case nil: throw CatalogError.unknownFormat("\(path) is neither SkautIS XML, CSV nor GeoJSON")
+            do {
+                switch CatalogFormat.detect(head) {
+                case .skautIS: try SkautISCatalogReader().read(input, into: &catalog)
+                case .csv: try CSVCatalogReader(columns: columns).read(input, into: &catalog)
+                case .geojson: try GeoJSONCatalogReader().read(input, into: &catalog)
+                case nil: throw CatalogError.unknownFormat("the file is empty or neither SkautIS XML, CSV nor GeoJSON")
+                }
+            } catch let error as CatalogError {
+                throw CatalogError.inFile(path: path, error)
+            } catch let error as GeoJSONError {
+                throw CatalogError.inFile(path: path, .geojson(error))
             }
         }
         return catalog

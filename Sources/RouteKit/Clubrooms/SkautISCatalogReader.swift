@@ -27,7 +27,7 @@ struct SkautISCatalogReader {
         }
         for (fields, line) in handler.records { catalog.add(fields, file: input.path, line: line) }
         if handler.records.isEmpty && handler.sawOtherRoot {
-            throw CatalogError.unknownFormat("\(input.path) has no AdvertisingSummaryOutput records")
+            throw CatalogError.unknownFormat("XML without AdvertisingSummaryOutput records")
         }
     }
 }

@@ -218,7 +218,7 @@ private final class FeatureConverter {
         }
         let coordinate = Coordinate(latitude: n[1], longitude: n[0])
         guard coordinate.isValid else {
-            try warn("feature \(featureIndex): position [\(n[0]), \(n[1])] is out of range; left out")
+            try warn("feature \(featureIndex): position [\(DecimalText.string(n[0])), \(DecimalText.string(n[1]))] is out of range; left out")
             return nil
         }
         return Position(coordinate: coordinate, elevation: n.count >= 3 ? n[2] : nil)
