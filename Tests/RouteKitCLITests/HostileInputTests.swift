@@ -303,7 +303,9 @@ import Testing
         #expect(missing.standardError.contains("/nonexistent/folder/stats.txt: cannot create"))
     }
 
-    @Test func aWriteThatFailsHalfwayLeavesTheOldFileAndNoTemporaryOne() throws {
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["ROUTEKIT_SANITIZER"] == "thread",
+        "ThreadSanitizer's own runtime faults under a file-size limit"))
+    func aWriteThatFailsHalfwayLeavesTheOldFileAndNoTemporaryOne() throws {
         // The real binary under a 16 KB file-size limit: the write fails part of the way through (EFBIG).
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -32,8 +32,10 @@ enum CLI {
         return Run(status: status, standardOutput: out, standardError: errors.text)
     }
 
-    /// The built `routekit` executable beside the test bundle.
+    /// The built `routekit` executable: `ROUTEKIT_BINARY` when set (the sanitizer runs point it at their own
+    /// build), else the debug build.
     static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["ROUTEKIT_BINARY"] { return URL(fileURLWithPath: path) }
         let candidates = [
             root.appendingPathComponent(".build/debug/routekit"),
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("routekit"),
