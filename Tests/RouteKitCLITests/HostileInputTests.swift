@@ -237,6 +237,12 @@ import Testing
         #expect(folder.standardError.contains("is a directory"))
         let catalogFolder = try CLI.run(["near", "--at", "50,14", CLI.fixtures.path])
         #expect(catalogFolder.status == 66)
+        // An endless input of zeros is refused from its first bytes, never read to its (missing) end.
+        for arguments in [["convert", "/dev/zero"], ["stats", "/dev/zero"], ["near", "--at", "50,14", "/dev/zero"]] {
+            let run = try CLI.run(arguments)
+            #expect(run.status == 65, "\(arguments)")
+            #expect(run.standardError.contains("/dev/zero: ") && run.standardError.contains("neither"), "\(run.standardError)")
+        }
     }
 
     @Test func aFileThatCannotBeReadExits66() throws {

@@ -117,7 +117,9 @@ enum CatalogFormat {
         switch head[i] {
         case 0x3C: return .skautIS
         case 0x7B, 0x5B, 0x1E: return .geojson
-        default: return .csv
+        default:
+            // Text has no NUL bytes: binary data (or /dev/zero, which would never end) is no CSV.
+            return head.contains(0) ? nil : .csv
         }
     }
 }
