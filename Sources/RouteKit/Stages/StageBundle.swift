@@ -66,7 +66,9 @@ public struct StageBundle: Sendable {
             do {
                 document = try GPXReader().document(at: path)
             } catch {
-                return .failure(StageProblem(message: "\(name): \(error); stage \(number) left out"))
+                let detail = "\(error)"  // a reader's error starts with LINE:COLUMN
+                let place = detail.first?.isNumber == true ? "\(name):\(detail)" : "\(name): \(detail)"
+                return .failure(StageProblem(message: "\(place); stage \(number) left out"))
             }
             var track = Track(details: document.tracks.first?.details ?? Details())
             for t in document.tracks { track.segments += t.segments }
