@@ -172,6 +172,19 @@ import Testing
         }
     }
 
+    @Test func aCSVCatalogWithImpossibleValuesOrAnOpenQuoteSaysWhere() throws {
+        let values = "id,name,lat,lon\n1,a,NaN,14\n2,b,50,inf\n3,c,1e999,14\n4,d,91,14\n5,e,50.08,14.43\n"
+        let run = try Self.run(Data(values.utf8), name: "c.csv", ["near", "--at", "50,14", "{}"], output: "near.txt")
+        #expect(run.status == 0)
+        for part in ["4 of 5 records left out for want of usable coordinates", "c.csv:2: coordinates 'NaN, 14' are not numbers",
+                     "c.csv:3: coordinates '50, inf' are not numbers", "c.csv:4: coordinates '1e999, 14' are not numbers"] {
+            #expect(run.standardError.contains(part), "\(run.standardError)")
+        }
+        let quote = try Self.run(Data("id,lat,lon\n1,\"50,14\n2,50,14\n".utf8), name: "q.csv", ["near", "--at", "50,14", "{}"], output: "near.txt")
+        #expect(quote.status == 65)
+        #expect(quote.standardError.contains("q.csv:2:3: the quoted field that starts here is never closed"), "\(quote.standardError)")
+    }
+
     @Test func impossibleValuesAreLeftOutWithTheirLineAndStrictMakesThemErrors() throws {
         let body = """
             <trk><trkseg>

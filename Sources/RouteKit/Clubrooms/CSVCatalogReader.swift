@@ -36,7 +36,7 @@ public struct CSVCatalogReader {
         } else if String(validating: bytes, as: UTF8.self) == nil {
             bytes = try Self.windows1250ToUTF8(bytes)
         }
-        let rows = Self.rows(bytes)
+        let rows = try Self.rows(bytes)
         guard let header = rows.first else { throw CatalogError.unknownFormat("the file is empty") }
         let names = header.fields.map { $0.trimmingSpaces() }
         let lowered = names.map { $0.lowercased() }
@@ -65,7 +65,10 @@ public struct CSVCatalogReader {
     }
 
     /// Rows of fields, with the line each row starts on; the delimiter is the one the header uses most.
-    static func rows(_ bytes: [UInt8]) -> [(fields: [String], line: Int)] {
+    ///
+    /// - Throws: ``CatalogError/malformed(line:column:reason:)`` for a quoted field that is never closed (the
+    ///   rest of the file would otherwise vanish into it).
+    static func rows(_ bytes: [UInt8]) throws -> [(fields: [String], line: Int)] {
         let headerEnd = bytes.firstIndex(of: 0x0A) ?? bytes.count
         let header = bytes[0..<headerEnd]
         let candidates: [UInt8] = [0x3B, 0x2C, 0x09]
@@ -76,6 +79,8 @@ public struct CSVCatalogReader {
         var quoted = false
         var line = 1
         var rowLine = 1
+        var lineStart = 0
+        var quoteOpened = (line: 1, column: 1)
         var i = 0
         func endField() {
             fields.append(String(decoding: field, as: UTF8.self))
@@ -92,11 +97,15 @@ public struct CSVCatalogReader {
                         quoted = false
                     }
                 } else {
-                    if c == 0x0A { line += 1 }
+                    if c == 0x0A {
+                        line += 1
+                        lineStart = i + 1
+                    }
                     field.append(c)
                 }
             } else if c == 0x22 && field.isEmpty {
                 quoted = true
+                quoteOpened = (line, i - lineStart + 1)
             } else if c == delimiter {
                 endField()
             } else if c == 0x0A || c == 0x0D {
@@ -106,10 +115,15 @@ public struct CSVCatalogReader {
                 fields = []
                 line += 1
                 rowLine = line
+                lineStart = i + 1
             } else {
                 field.append(c)
             }
             i += 1
+        }
+        if quoted {
+            throw CatalogError.malformed(
+                line: quoteOpened.line, column: quoteOpened.column, reason: "the quoted field that starts here is never closed")
         }
         if !field.isEmpty || !fields.isEmpty {
             endField()
