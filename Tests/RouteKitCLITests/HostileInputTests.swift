@@ -192,6 +192,7 @@ import Testing
             <trkpt lat="91" lon="14"/><trkpt lat="-91" lon="14"/><trkpt lat="46" lon="181"/>
             <trkpt lat="46" lon="14"><ele>NaN</ele><time>2021-13-45T25:61:00Z</time></trkpt>
             <trkpt lat="46.1" lon="14"><ele>1e999</ele></trkpt>
+            <trkpt lat="46.2" lon="14"><ele>1e300</ele></trkpt>
             </trkseg></trk>
             """
         let run = try Self.run(Self.gpx(body), ["convert", "{}"])
@@ -206,6 +207,7 @@ import Testing
             "elevation 'NaN' is not a number; left out",
             "time '2021-13-45T25:61:00Z' is not an ISO 8601 date and time; time left out",
             "elevation '1e999' is not a number; left out",
+            "input.gpx:6:44: elevation 1e300 m is beyond ±100 km; left out",
         ] {
             #expect(run.standardError.contains(message), "\(message)\n\(run.standardError)")
         }

@@ -61,12 +61,17 @@ public struct ClubroomCatalog: Sendable {
         let meeting = Meeting(
             unit: unit, weekday: value(.weekday), timeFrom: value(.timeFrom),
             timeTo: value(.timeTo), periodicity: value(.periodicity),
-            ageFrom: value(.ageFrom).flatMap { Self.number($0) }.map { Int($0) },
-            ageTo: value(.ageTo).flatMap { Self.number($0) }.map { Int($0) },
+            ageFrom: Self.age(value(.ageFrom)), ageTo: Self.age(value(.ageTo)),
             sex: value(.sex), note: value(.categoryNote))
         if meeting.weekday != nil || meeting.timeFrom != nil || meeting.ageFrom != nil || meeting.note != nil {
             clubrooms[position].meetings.append(meeting)
         }
+    }
+
+    /// An age in whole years, 0 to 150; anything else (1e300 turned up in fuzzing) is no age.
+    static func age(_ text: String?) -> Int? {
+        guard let text, let years = number(text), (0...150).contains(years) else { return nil }
+        return Int(years.rounded())
     }
 
     /// A number written with a decimal point or, as Czech spreadsheets do, a decimal comma.

@@ -456,6 +456,10 @@ final class GPXStateMachine: XMLStreamHandler {
         switch leaf {
         case .elevation:
             elevation = number(named: "elevation")
+            if let value = elevation, !TrackPoint.elevationRange.contains(value) {
+                warn("elevation \(shown()) m is beyond ±100 km; left out")
+                elevation = nil
+            }
         case .inherited(let field):
             inherit(field, string())
         case .time:

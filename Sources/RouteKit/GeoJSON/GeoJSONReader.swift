@@ -221,7 +221,12 @@ private final class FeatureConverter {
             try warn("feature \(featureIndex): position [\(DecimalText.string(n[0])), \(DecimalText.string(n[1]))] is out of range; left out")
             return nil
         }
-        return Position(coordinate: coordinate, elevation: n.count >= 3 ? n[2] : nil)
+        var elevation = n.count >= 3 ? n[2] : nil
+        if let value = elevation, !TrackPoint.elevationRange.contains(value) {
+            try warn("feature \(featureIndex): elevation \(DecimalText.string(value)) m is beyond ±100 km; left out")
+            elevation = nil
+        }
+        return Position(coordinate: coordinate, elevation: elevation)
     }
 
     private func waypoint(_ p: Position, details: Details, properties: JSONValue) throws -> Waypoint {

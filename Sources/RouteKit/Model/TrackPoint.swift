@@ -1,5 +1,9 @@
 /// One fix of a recorded track (GPX `trkpt`).
 public struct TrackPoint: Hashable, Sendable {
+    /// The elevations the readers accept, in metres: ±100 km, the edge of space. A value beyond (1e300 m
+    /// turned up in fuzzing) is corrupt, and is left out with a warning like one that is not a number.
+    public static let elevationRange: ClosedRange<Double> = -100_000...100_000
+
     /// Where the fix is.
     public var coordinate: Coordinate
     /// Elevation in metres above the geoid (GPX `ele`); nil when the file gives none. Never read as zero.

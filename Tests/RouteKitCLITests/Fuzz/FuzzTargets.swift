@@ -8,12 +8,12 @@ import RouteKitCLI
 /// `scripts/fuzz TARGET SECONDS` builds a target with libFuzzer and AddressSanitizer; the tests replay every
 /// input kept in `Fuzz/Findings/TARGET/` through the same code.
 enum FuzzTarget: String, CaseIterable {
-    /// GPX (or anything else) through convert to GeoJSON, stats and profile.
+    /// GPX (or anything else) through convert to GeoJSON, the stats table and the profile chart.
     case gpx
-    /// GeoJSON (or anything else) through convert to GPX and stats.
+    /// GeoJSON (or anything else) through convert to GPX and the stats table.
     case geojson
     /// A clubroom catalog (SkautIS XML, CSV or GeoJSON, recognised from the content) searched the whole way
-    /// round the Earth, so that every clubroom read is also measured and written.
+    /// round the Earth, so that every clubroom read is also measured and written (as GeoJSON and as the table).
     case catalog
     /// The position and radius parsers: the first line is `--at`, the second `--radius`, the rest a positions
     /// file for `--at-file`, against a catalog of one clubroom.
@@ -25,13 +25,13 @@ enum FuzzTarget: String, CaseIterable {
         switch self {
         case .gpx:
             let path = FuzzInput.file(0, bytes)
-            commands = [["convert", path, "-o", "/dev/null"], ["stats", "--format", "json", path], ["profile", "--format", "csv", path]]
+            commands = [["convert", path, "-o", "/dev/null"], ["stats", path], ["profile", path]]
         case .geojson:
             let path = FuzzInput.file(0, bytes)
-            commands = [["convert", path, "--to", "gpx", "-o", "/dev/null"], ["stats", "--format", "json", path]]
+            commands = [["convert", path, "--to", "gpx", "-o", "/dev/null"], ["stats", path]]
         case .catalog:
             let path = FuzzInput.file(0, bytes)
-            commands = [["near", "--at", "50,14", "--radius", "20000km", "--format", "geojson", path]]
+            commands = [["near", "--at", "50,14", "--radius", "20000km", "--format", "geojson", path], ["near", "--at", "50,14", "--radius", "20000km", path]]
         case .position:
             let lines = bytes.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)
             let at = String(decoding: lines[0], as: UTF8.self)
