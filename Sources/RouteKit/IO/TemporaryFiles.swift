@@ -62,6 +62,9 @@ enum TemporaryFiles {
     private static func installHandlers() {
         guard !installed else { return }
         installed = true
+        // The slots exist before any handler can run: a lazy global initialised inside a signal handler
+        // would call malloc there.
+        _ = storage
         for signal in [SIGINT, SIGTERM, SIGHUP] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
