@@ -140,7 +140,7 @@ enum StageOutput {
             </head>
             <body>
             <main>
-            <h1>The route in \(data.stages.count) stages</h1>
+            <h1>The route in \(data.stages.count) stage\(data.stages.count == 1 ? "" : "s")</h1>
             <p class="note">Works without a connection: everything is on this page. Synthetic or published data as given in the bundle.</p>
             <div class="totals">
             <div><b>\(km(total.length2DMeters))</b>length</div>

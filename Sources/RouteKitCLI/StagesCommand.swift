@@ -131,7 +131,7 @@ struct StagesCommand: Command {
         try write(StageOutput.csv(data, total: total), to: "\(out)/stages.csv")
         try write(StageOutput.html(data, total: total, routeMap: routeMap, profiles: profiles, maps: maps, nearby: nearby,
                                    radius: radius), to: "\(out)/index.html")
-        if !quiet { console.note("routekit: wrote \(data.stages.count) stages into \(out)/ (open \(out)/index.html)") }
+        if !quiet { console.note("routekit: wrote \(data.stages.count) stage\(data.stages.count == 1 ? "" : "s") into \(out)/ (open \(out)/index.html)") }
         return .success
     }
 

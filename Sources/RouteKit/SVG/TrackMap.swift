@@ -205,9 +205,19 @@ public struct TrackMap {
         let span = max(bounds.east - bounds.west, bounds.north - bounds.south, 0.001)
         let steps = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 30]
         let step = steps.first { span / $0 <= 6 } ?? 30
-        let pad = step
-        let west = (bounds.west - pad) , east = bounds.east + pad
-        let south = max(bounds.south - pad, -89.9), north = min(bounds.north + pad, 89.9)
+        // The frame is wider or taller than the data when the data's shape differs from the map's: reach as
+        // many steps beyond the data as one step's size on screen says the frame needs (at least one).
+        let middle = Coordinate(latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2)
+        func stepsToFill(_ other: Coordinate) -> Double {
+            guard let a = projection.project(middle), let b = projection.project(other) else { return 1 }
+            let (ax, ay) = screen(a), (bx, by) = screen(b)
+            let pixels = max(abs(bx - ax), abs(by - ay))
+            return pixels > 0 ? min(((width + height) / pixels).rounded(.up), 100) : 1
+        }
+        let padLon = step * max(1, stepsToFill(Coordinate(latitude: middle.latitude, longitude: middle.longitude + step)))
+        let padLat = step * max(1, stepsToFill(Coordinate(latitude: min(middle.latitude + step, 89.9), longitude: middle.longitude)))
+        let west = bounds.west - padLon, east = bounds.east + padLon
+        let south = max(bounds.south - padLat, -89.9), north = min(bounds.north + padLat, 89.9)
         func label(_ v: Double, _ positive: String, _ negative: String) -> String {
             let decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3
             return "\(SVGWriter.number(abs(v), decimals: decimals))°\(v < 0 ? negative : positive)"
@@ -215,6 +225,14 @@ public struct TrackMap {
         let style = "fill=\"none\" stroke=\"#d9d4c7\" stroke-width=\"0.8\""
         let frame = (x: margin - 14, y: top - 14, w: width - 2 * margin + 28, h: height - bottom - top + 32)
         svg.raw("<clipPath id=\"\(idPrefix)-frame\"><rect x=\"\(SVGWriter.number(frame.x))\" y=\"\(SVGWriter.number(frame.y))\" width=\"\(SVGWriter.number(frame.w))\" height=\"\(SVGWriter.number(frame.h))\"/></clipPath>")
+        // A line's points from the last one before the frame to the first one after it: the rest is clipped anyway.
+        func insideFrame(_ points: [(Double, Double)]) -> [(Double, Double)] {
+            let inside = points.indices.filter {
+                points[$0].0 >= frame.x && points[$0].0 <= frame.x + frame.w && points[$0].1 >= frame.y && points[$0].1 <= frame.y + frame.h
+            }
+            guard let first = inside.first, let last = inside.last else { return points }
+            return Array(points[max(first - 1, 0)...min(last + 1, points.count - 1)])
+        }
         var texts: [(String, Double, Double, String)] = []
         let textStyle = "font-size=\"10\" fill=\"#8a8372\""
         var lon = (west / step).rounded(.up) * step
@@ -222,7 +240,7 @@ public struct TrackMap {
             let points = (0...40).compactMap { projection.project(Coordinate(latitude: south + (north - south) * Double($0) / 40, longitude: lon)) }.map(screen)
             let clipped = points.filter { $0.0 >= margin && $0.0 <= width - margin }
             if clipped.count >= 2 {
-                svg.path(points, attributes: style + " clip-path=\"url(#\(idPrefix)-frame)\"")
+                svg.path(insideFrame(points), attributes: style + " clip-path=\"url(#\(idPrefix)-frame)\"")
                 if let bottomPoint = points.min(by: { abs($0.1 - (height - bottom + 18)) < abs($1.1 - (height - bottom + 18)) }),
                    bottomPoint.0 > margin, bottomPoint.0 < width - margin {
                     texts.append((label(lon, "E", "W"), bottomPoint.0, height - bottom + 30, " text-anchor=\"middle\""))
@@ -235,7 +253,7 @@ public struct TrackMap {
             let points = (0...40).compactMap { projection.project(Coordinate(latitude: lat, longitude: west + (east - west) * Double($0) / 40)) }.map(screen)
             let clipped = points.filter { $0.1 >= top && $0.1 <= height - bottom }
             if clipped.count >= 2 {
-                svg.path(points, attributes: style + " clip-path=\"url(#\(idPrefix)-frame)\"")
+                svg.path(insideFrame(points), attributes: style + " clip-path=\"url(#\(idPrefix)-frame)\"")
                 if let leftPoint = points.min(by: { abs($0.0 - frame.x) < abs($1.0 - frame.x) }), leftPoint.1 > top, leftPoint.1 < height - bottom {
                     texts.append((label(lat, "N", "S"), frame.x + 3, leftPoint.1 - 3, ""))
                 }
