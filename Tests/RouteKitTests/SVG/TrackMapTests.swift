@@ -19,6 +19,16 @@ import Testing
         #expect(svg.contains(" km</text>") || svg.contains(" m</text>"))
     }
 
+    @Test func theGraticuleFillsTheFrameWhenTheDataIsNarrow() throws {
+        // A north-south line in a wide map: the meridians must reach both sides of the frame.
+        let line = (0...100).map { Coordinate(latitude: 46 + Double($0) * 3e-4, longitude: 14) }
+        let svg = try TrackMap(width: 1000, height: 700).render(title: "N-S", lines: [TrackMap.Line(name: "one", segments: [line])], markers: [])
+        let meridians = svg.components(separatedBy: "\n").filter { $0.contains("stroke=\"#d9d4c7\"") }
+            .compactMap { $0.split(separator: "\"")[1].dropFirst().split(separator: " ").first.flatMap { Double($0) } }
+        #expect(meridians.contains { $0 < 150 }, "\(meridians)")
+        #expect(meridians.contains { $0 > 850 }, "\(meridians)")
+    }
+
     @Test func theSimplifiedLineIsWithinTheTolerance() throws {
         let points: [(Double, Double)] = (0..<2000).map { k -> (Double, Double) in
             let x = Double(k) * 0.5
