@@ -21,7 +21,7 @@ public final class Console {
                 copy.withUTF8 { bytes in
                     var offset = 0
                     while offset < bytes.count {
-                        let n = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)  // -1 on error
+                        let n = Glibc.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)  // -1 on error
                         if n < 0 && errno == EINTR { continue }
                         if n <= 0 { return }  // nowhere left to report a failure to write a message
                         offset += n
@@ -60,6 +60,13 @@ public final class Console {
     func output(_ path: String?) throws -> OutputStream {
         guard let path, path != "-" else { return try standardOutput() }
         return try OutputStream.create(path: path)
+    }
+
+    /// Writes a whole result to the output (standard output for nil or `-`) and commits it.
+    func write(_ buffer: inout ByteBuffer, to path: String?) throws {
+        let out = try output(path)
+        try out.write(&buffer)
+        try out.commit()
     }
 }
 

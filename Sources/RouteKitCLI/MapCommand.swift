@@ -99,15 +99,16 @@ struct MapCommand: Command {
             if document.tracks.isEmpty {
                 lines += document.routes.map { TrackMap.Line(name: $0.name ?? file.path, segments: [$0.points.map(\.coordinate)]) }
             } else {
-                lines += document.tracks.map { TrackMap.Line(name: $0.name ?? file.path, segments: $0.segments.map { $0.points.map(\.coordinate) }) }
+                lines += document.tracks.map { TrackMap.Line(track: $0, name: $0.name ?? file.path) }
             }
         }
         guard !lines.isEmpty else { throw CLIError.data("no track or route in \(inputs.joined(separator: ", "))") }
+        // One corridor per line, for the waypoints and the clubrooms alike.
+        let corridors = waypoints == nil && clubrooms.isEmpty ? [] : lines.map { TrackCorridor(points: $0.segments.flatMap { $0 }) }
         var markers: [TrackMap.Marker] = []
         if let waypoints {
             let document = try GPXReader().document(at: waypoints)
             // Each waypoint near a track, in order along the tracks (the first track first).
-            let corridors = lines.map { TrackCorridor(points: $0.segments.flatMap { $0 }) }
             var near: [(line: Int, along: Double, marker: TrackMap.Marker)] = []
             var far: [String] = []
             for (i, w) in document.waypoints.enumerated() {
@@ -126,17 +127,11 @@ struct MapCommand: Command {
         }
         var rooms: [TrackMap.Marker] = []
         if !clubrooms.isEmpty {
-            let catalog: ClubroomCatalog
-            do {
-                catalog = try ClubroomCatalog.read(paths: clubrooms)
-            } catch let error as CatalogError {
-                throw CLIError.data(error.description)
-            }
+            let catalog = try ClubroomCatalog.read(paths: clubrooms)
             let coordinates = catalog.clubrooms.map(\.coordinate)
             let index = GeodesicIndex(coordinates)
             var found = Set<Int>()
-            for line in lines {
-                let corridor = TrackCorridor(points: line.segments.flatMap { $0 })
+            for corridor in corridors {
                 for m in corridor.positions(within: radius, among: index, coordinates: coordinates) { found.insert(m.index) }
             }
             rooms = found.sorted().map { TrackMap.Marker(label: catalog.clubrooms[$0].name, coordinate: coordinates[$0]) }
@@ -151,9 +146,7 @@ struct MapCommand: Command {
         }
         var buffer = ByteBuffer(capacity: svg.utf8.count + 16)
         buffer.append(string: svg)
-        let out = try console.output(output)
-        try out.write(&buffer)
-        try out.commit()
+        try console.write(&buffer, to: output)
         return .success
     }
 }

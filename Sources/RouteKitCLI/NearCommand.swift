@@ -155,14 +155,7 @@ struct NearCommand: Command {
     func run(console: Console) throws -> ExitCode {
         let started = Clock.seconds()
         let positions = along == nil ? try queries() : []
-        let catalog: ClubroomCatalog
-        do {
-            catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns)
-        } catch let error as CatalogError {
-            throw CLIError.data(error.description)
-        } catch let error as GeoJSONError {
-            throw CLIError.data(error.description)
-        }
+        let catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns)
         reportSkipped(catalog, console: console)
         var rooms = catalog.clubrooms
         guard !rooms.isEmpty else {
@@ -211,18 +204,13 @@ struct NearCommand: Command {
                 throw CLIError.data(error.description)
             }
         }
-        let out = try console.output(output)
-        try out.write(&buffer)
-        try out.commit()
+        try console.write(&buffer, to: output)
         return .success
     }
 
     /// `--along`: the clubrooms near a track, in order along it.
     func runAlong(_ path: String, rooms: [Clubroom], coordinates: [Coordinate], console: Console) throws -> ExitCode {
-        let file = try InputFile(path: path)
-        guard let format = try InputFormat.detect(file) else {
-            throw CLIError.data("\(path): neither GPX nor GeoJSON")
-        }
+        let (file, format) = try openTrackInputs([path])[0]
         let builder = GPXDocumentBuilder()
         try readInput(file, format: format, strict: false, quiet: quiet, console: console, handler: builder)
         let document = builder.document
@@ -240,9 +228,7 @@ struct NearCommand: Command {
         case .csv: NearFormatter.alongCSV(matches, rooms, label: label, into: &buffer)
         case .svg: throw CLIError.usage("--format svg draws the map around one position: use it with --at")
         }
-        let out = try console.output(output)
-        try out.write(&buffer)
-        try out.commit()
+        try console.write(&buffer, to: output)
         return .success
     }
 

@@ -184,11 +184,11 @@ enum NearFormatter {
     /// One CSV row: query, id, name, position, distance, the caller's own columns, address, units, meetings.
     static func csvRow(_ query: String, _ room: Clubroom, distance: Double, into b: inout ByteBuffer,
                        middle: (inout ByteBuffer) -> Void) {
-        csvField(query, &b)
+        b.append(string: StatsFormatter.quote(query))
         b.append(0x2C)
-        csvField(room.id, &b)
+        b.append(string: StatsFormatter.quote(room.id))
         b.append(0x2C)
-        csvField(room.name, &b)
+        b.append(string: StatsFormatter.quote(room.name))
         b.append(0x2C)
         DecimalText.append(room.coordinate.latitude, to: &b)
         b.append(0x2C)
@@ -199,26 +199,14 @@ enum NearFormatter {
         middle(&b)
         for text in [room.street, room.city, room.postcode] {
             b.append(0x2C)
-            if let text { csvField(text, &b) }
+            if let text { b.append(string: StatsFormatter.quote(text)) }
         }
         b.append(0x2C)
         if !room.units.isEmpty {
-            csvField(room.units.map { u in u.name + (u.registrationNumber.map { " (\($0))" } ?? "") }.joined(separator: "; "), &b)
+            b.append(string: StatsFormatter.quote(room.units.map { u in u.name + (u.registrationNumber.map { " (\($0))" } ?? "") }.joined(separator: "; ")))
         }
         b.append(0x2C)
-        if !room.meetings.isEmpty { csvField(meetings(room), &b) }
+        if !room.meetings.isEmpty { b.append(string: StatsFormatter.quote(meetings(room))) }
         b.append(0x0A)
-    }
-
-    /// Appends a CSV field, quoted only when it holds a comma, a quote or a line break.
-    static func csvField(_ text: String, _ b: inout ByteBuffer) {
-        let special = text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-        guard special else { return b.append(string: text) }
-        b.append(0x22)
-        for byte in text.utf8 {
-            if byte == 0x22 { b.append(0x22) }
-            b.append(byte)
-        }
-        b.append(0x22)
     }
 }

@@ -169,9 +169,7 @@ struct ProfileCommand: Command {
             }
             buffer.append("]}\n")
         }
-        let out = try console.output(output)
-        try out.write(&buffer)
-        try out.commit()
+        try console.write(&buffer, to: output)
         return .success
     }
 }

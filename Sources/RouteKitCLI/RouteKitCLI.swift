@@ -98,11 +98,9 @@ public enum RouteKitCLI {
 
     private static func printHelp(_ text: String, console: Console) -> ExitCode {
         do {
-            let out = try console.output(nil)
             var buffer = ByteBuffer()
             buffer.append(string: text)
-            try out.write(&buffer)
-            try out.commit()
+            try console.write(&buffer, to: nil)
             return .success
         } catch {
             return .cannotCreate

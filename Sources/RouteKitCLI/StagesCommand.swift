@@ -90,10 +90,11 @@ struct StagesCommand: Command {
         if !clubrooms.isEmpty {
             let catalog = try ClubroomCatalog.read(paths: clubrooms)
             let rooms = catalog.clubrooms
-            let index = GeodesicIndex(rooms.map(\.coordinate))
+            let coordinates = rooms.map(\.coordinate)
+            let index = GeodesicIndex(coordinates)
             for (i, stage) in data.stages.enumerated() {
                 let corridor = TrackCorridor(points: stage.track.segments.flatMap { $0.points.map(\.coordinate) })
-                nearby[i] = corridor.positions(within: radius, among: index, coordinates: rooms.map(\.coordinate)).map { (rooms[$0.index], $0) }
+                nearby[i] = corridor.positions(within: radius, among: index, coordinates: coordinates).map { (rooms[$0.index], $0) }
             }
         }
 
@@ -104,13 +105,13 @@ struct StagesCommand: Command {
             let stage = data.stages[i]
             let n = stage.number
             try StageOutput.writeGeoJSON([(stage.track, stage.name)], stage.controlPoints, to: "\(out)/stage-\(n).geojson")
-            try write(String(decoding: try InputFile(path: stage.path).readAll(), as: UTF8.self), to: "\(out)/stage-\(n).gpx")
+            try copy(stage.path, to: "\(out)/stage-\(n).gpx")
             var named = stage.profile
             named.name = stage.name
             let markers = stage.controlPoints.map { ProfileChart.Marker(label: $0.name, distanceMeters: $0.alongMeters) }
             let profileSVG = ProfileChart(width: 1000, height: 360).render(named, markers: markers)
             try write(profileSVG, to: "\(out)/stage-\(n)-profile.svg")
-            let line = TrackMap.Line(name: stage.name, segments: stage.track.segments.map { $0.points.map(\.coordinate) })
+            let line = TrackMap.Line(track: stage.track, name: stage.name)
             let mapSVG = try TrackMap(width: 1000, height: 700).render(
                 title: stage.name, lines: [line], markers: stage.controlPoints.map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate) },
                 idPrefix: "stage-\(n)")
@@ -119,7 +120,7 @@ struct StagesCommand: Command {
         }
         let profiles = drawings.map(\.profile)
         let maps = drawings.map(\.map)
-        let lines = data.stages.map { TrackMap.Line(name: $0.name, segments: $0.track.segments.map { $0.points.map(\.coordinate) }) }
+        let lines = data.stages.map { TrackMap.Line(track: $0.track, name: $0.name) }
         let allPoints = data.stages.flatMap(\.controlPoints)
         let routeMap = try TrackMap(width: 1200, height: 800).render(
             title: "The whole route", lines: lines, markers: allPoints.map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate) },
@@ -140,6 +141,14 @@ struct StagesCommand: Command {
         var buffer = ByteBuffer(capacity: text.utf8.count + 16)
         buffer.append(string: text)
         try stream.write(&buffer)
+        try stream.commit()
+    }
+
+    /// The stage's GPX as it is, byte for byte (whatever its encoding).
+    private func copy(_ source: String, to path: String) throws {
+        let bytes = try InputFile(path: source).readAll()
+        let stream = try OutputStream.create(path: path)
+        try bytes.withUnsafeBytes { try stream.write(bytes: $0) }
         try stream.commit()
     }
 }

@@ -118,9 +118,7 @@ struct StatsCommand: Command {
         case .json: StatsFormatter.json(files: inputs, rows, total: total, into: &buffer)
         case .csv: StatsFormatter.csv(rows, total: total, into: &buffer)
         }
-        let out = try console.output(output)
-        try out.write(&buffer)
-        try out.commit()
+        try console.write(&buffer, to: output)
         return .success
     }
 }

@@ -109,7 +109,8 @@ enum StatsFormatter {
     }
 
     static func quote(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        // By bytes: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
         return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
     }
 

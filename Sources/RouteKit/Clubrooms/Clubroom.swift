@@ -117,8 +117,7 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .inFile(path, error):
-            let problem = error.description
-            return problem.first?.isNumber == true ? "\(path):\(problem)" : "\(path): \(problem)"
+            return IOError.located(error.description, in: path)
         case .geojson(let error): return error.description
         case .missingColumn(let what):
             return "no \(what) column (looked for lat, latitude, y, Realty_GpsLatitude, zeměpisná šířka…; name it with --lat-column/--lon-column)"

@@ -19,7 +19,7 @@ struct SkautISCatalogReader {
             if let fault = handler.fault { throw CatalogError.soapFault(fault) }
             if let error = parser.error {
                 let reason = error.overLimit
-                    ? "refused: a single tag, value or comment over 10,000,000 bytes (libxml2: \(error.message))"
+                    ? XMLStreamParser.refusal(error.message)
                     : parser.errorAtEnd ? "the file ends in the middle of the XML: is it truncated?"
                     : "not well-formed XML: \(error.message)"
                 throw CatalogError.malformed(line: error.line, column: error.column, reason: reason)

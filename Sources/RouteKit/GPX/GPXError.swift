@@ -15,7 +15,7 @@ public enum GPXError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .malformed(line, column, reason): return "\(line):\(column): not well-formed XML: \(reason)"
         case let .notGPX(line, column, root): return "\(line):\(column): not a GPX file: the root element is <\(root)>, expected <gpx>"
         case let .tooLarge(line, column, reason):
-            return "\(line):\(column): refused: a single tag, value or comment over 10,000,000 bytes (libxml2: \(reason))"
+            return "\(line):\(column): \(XMLStreamParser.refusal(reason))"
         case let .invalidValue(line, column, reason): return "\(line):\(column): \(reason)"
         }
     }

@@ -62,6 +62,11 @@ final class XMLStreamParser {
     private var context: xmlParserCtxtPtr?
     private let name: String
     private var stopped = false
+    /// How a message words an error that is one of libxml2's limits (`overLimit`).
+    static func refusal(_ message: String) -> String {
+        "refused: a single tag, value or comment over 10,000,000 bytes (libxml2: \(message))"
+    }
+
     /// The first fatal error libxml2 reported, if any; `overLimit` when it is one of libxml2's limits against
     /// hostile files (a single tag, value or comment over 10,000,000 bytes), not a mistake in the XML.
     private(set) var error: (line: Int, column: Int, message: String, overLimit: Bool)?

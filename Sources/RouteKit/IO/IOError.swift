@@ -20,6 +20,12 @@ public enum IOError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A problem in the file at `path`, as messages name it: `PATH:LINE:COLUMN: …` when the problem starts with
+    /// its line, else `PATH: …`.
+    static func located(_ problem: String, in path: String) -> String {
+        problem.first?.isNumber == true ? "\(path):\(problem)" : "\(path): \(problem)"
+    }
+
     /// The text of the current `errno`, as `strerror` gives it.
     static func systemReason(_ code: Int32 = errno) -> String {
         String(cString: strerror(code))

@@ -14,6 +14,11 @@ public struct TrackMap {
             self.name = name
             self.segments = segments
         }
+
+        /// A track's segments, under `name`.
+        public init(track: Track, name: String) {
+            self.init(name: name, segments: track.segments.map { $0.points.map(\.coordinate) })
+        }
     }
 
     /// A numbered marker.
@@ -37,7 +42,6 @@ public struct TrackMap {
         self.height = height
     }
 
-    /// The SVG text of the map.
     /// A search around a position: the position and the geodesic circle of the radius.
     public struct Search: Sendable {
         public var center: Coordinate
@@ -53,6 +57,7 @@ public struct TrackMap {
         }
     }
 
+    /// The SVG text of the map.
     public func render(
         title: String, subtitle: String? = nil, lines: [Line], markers: [Marker], clubrooms: [Marker] = [], search: Search? = nil,
         idPrefix: String = "map"
@@ -74,8 +79,8 @@ public struct TrackMap {
         let projectedLines = lines.map { $0.segments.map { $0.compactMap { projection.project($0) } } }
         let projectedMarkers = markers.map { projection.project($0.coordinate) }
         let projectedCircle = circle.compactMap { projection.project($0) }
-        let projectedRooms = clubrooms.compactMap { projection.project($0.coordinate) }
-        for p in projectedLines.flatMap({ $0.flatMap { $0 } }) + projectedMarkers.compactMap({ $0 }) + projectedCircle + projectedRooms {
+        let projectedRooms = clubrooms.map { projection.project($0.coordinate) }
+        for p in projectedLines.flatMap({ $0.flatMap { $0 } }) + projectedMarkers.compactMap({ $0 }) + projectedCircle + projectedRooms.compactMap({ $0 }) {
             minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
         }
         let spanX = max(maxX - minX, 100), spanY = max(maxY - minY, 100)
@@ -135,8 +140,8 @@ public struct TrackMap {
         }
         // Clubrooms: small squares, labelled after the control points where room is left.
         var screenClubrooms: [(Marker, (Double, Double))] = []
-        for room in clubrooms {
-            guard let p = projection.project(room.coordinate) else { continue }
+        for (room, p) in zip(clubrooms, projectedRooms) {
+            guard let p else { continue }
             let s = screen(p)
             svg.rect(x: s.0 - 4, y: s.1 - 4, width: 8, height: 8, attributes: "fill=\"#e67e22\" stroke=\"#fff\" stroke-width=\"1\"")
             labels.reserve(x: s.0, y: s.1, radius: 5)

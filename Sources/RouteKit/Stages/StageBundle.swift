@@ -66,9 +66,7 @@ public struct StageBundle: Sendable {
             do {
                 document = try GPXReader().document(at: path)
             } catch {
-                let detail = "\(error)"  // a reader's error starts with LINE:COLUMN
-                let place = detail.first?.isNumber == true ? "\(name):\(detail)" : "\(name): \(detail)"
-                return .failure(StageProblem(message: "\(place); stage \(number) left out"))
+                return .failure(StageProblem(message: "\(IOError.located("\(error)", in: name)); stage \(number) left out"))
             }
             var track = Track(details: document.tracks.first?.details ?? Details())
             for t in document.tracks { track.segments += t.segments }
@@ -109,18 +107,24 @@ public struct StageBundle: Sendable {
             bundle.problems.append("KT.json is missing or unreadable: no stamp locations")
         }
         let corridors = bundle.stages.map { TrackCorridor(points: $0.profile.positions.map(\.coordinate)) }
+        // Only stages whose bounding box, grown by the distance, holds a point can be near it (a degree of
+        // latitude is at least 110.5 km, and of longitude at least that times cos φ).
+        let dLat = assignmentMeters / 110_500
+        let grownBoxes = bundle.stages.map { stage -> Bounds? in
+            guard var box = stage.statistics.bounds else { return nil }
+            let dLon = dLat / max(cos(max(abs(box.south), abs(box.north)) * .pi / 180), 0.01)
+            box.south -= dLat
+            box.north += dLat
+            box.west -= dLon
+            box.east += dLon
+            return box
+        }
         for (i, w) in (kt?.waypoints ?? []).enumerated() {
             let name = w.name ?? "KT \(i + 1)"
             var point = ControlPoint(name: name, stamp: stamps[name], coordinate: w.coordinate, elevation: w.elevation)
-            // Only stages whose bounding box, grown by the distance, holds the point can be near it (a
-            // degree of latitude is at least 110.5 km, and of longitude at least that times cos φ).
             let places = corridors.enumerated().compactMap { k, corridor -> (Int, TrackCorridor.Match)? in
-                guard let box = bundle.stages[k].statistics.bounds else { return nil }
-                let dLat = assignmentMeters / 110_500
-                let farthestFromEquator = max(abs(box.south), abs(box.north)) * .pi / 180
-                let dLon = dLat / max(cos(farthestFromEquator), 0.01)
-                guard w.coordinate.latitude >= box.south - dLat, w.coordinate.latitude <= box.north + dLat,
-                      w.coordinate.longitude >= box.west - dLon, w.coordinate.longitude <= box.east + dLon else { return nil }
+                guard let box = grownBoxes[k], w.coordinate.latitude >= box.south, w.coordinate.latitude <= box.north,
+                      w.coordinate.longitude >= box.west, w.coordinate.longitude <= box.east else { return nil }
                 return (k, corridor.place(w.coordinate))
             }
             if let best = places.min(by: { $0.1.distanceMeters < $1.1.distanceMeters }), best.1.distanceMeters <= assignmentMeters {
