@@ -17,9 +17,12 @@ let package = Package(
         .systemLibrary(
             name: "CGEOS", pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(
+            name: "CArchive", pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]),
         .target(
             name: "RouteKit",
-            dependencies: ["CLibXML2", "CPROJ", "CGEOS"],
+            dependencies: ["CLibXML2", "CPROJ", "CGEOS", "CArchive"],
             swiftSettings: [
                 // The streaming readers and writers keep their state in classes; Swift's run-time check of
                 // exclusive access to class properties costs a fifth of a conversion's instructions. Debug

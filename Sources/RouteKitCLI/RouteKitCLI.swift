@@ -88,7 +88,7 @@ public enum RouteKitCLI {
             }
         }
         // Readers' errors that a command did not word itself are still bad data, not a failure of ours.
-        if error is CatalogError || error is GeoJSONError || error is GPXError {
+        if error is CatalogError || error is GeoJSONError || error is GPXError || error is ArchiveError || error is StageBundleError {
             console.error("\(error)")
             return .dataError
         }

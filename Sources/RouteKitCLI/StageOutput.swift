@@ -38,23 +38,35 @@ enum StageOutput {
                 + "\"descent_m\":\(number(s.ascent?.descentMeters)),\"min_elevation_m\":\(number(s.minElevationMeters)),"
                 + "\"max_elevation_m\":\(number(s.maxElevationMeters))")
         }
-        func point(_ p: StageBundle.ControlPoint, along: Bool) {
-            b.append("{\"name\":")
-            string(p.name)
+        func entry(_ number: Int?, _ name: String, _ address: String?, _ stamp: String?) {
+            b.append(string: "{\"number\":\(number.map(String.init) ?? "null"),\"name\":")
+            string(name)
+            b.append(",\"address\":")
+            string(address)
             b.append(",\"stamp\":")
-            string(p.stamp)
+            string(stamp)
+        }
+        func point(_ p: StageBundle.ControlPoint, along: Bool) {
+            entry(p.number, p.name, p.address, p.stamp)
             if along { b.append(string: ",\"along_m\":\(number(p.alongMeters))") } else { b.append(string: ",\"nearest_stage_m\":\(number(p.offTrackMeters.isFinite ? p.offTrackMeters : nil))") }
             b.append(string: ",\"latitude\":\(number(p.coordinate.latitude, 7)),\"longitude\":\(number(p.coordinate.longitude, 7))}")
         }
-        b.append("{\"stages\":[")
+        b.append("{\"date\":")
+        string(data.date?.iso)
+        b.append(",\n")
+        b.append("\"stages\":[")
         for (i, stage) in data.stages.enumerated() {
             b.append(i > 0 ? ",\n" : "\n")
             b.append(string: "{\"number\":\(stage.number),\"name\":")
             string(stage.name)
+            b.append(",\"file\":")
+            string(stage.fileName)
             b.append(",\"category\":")
             string(stage.category)
             b.append(",\"href\":")
             string(stage.href)
+            b.append(",\"description\":")
+            string(stage.description)
             b.append(0x2C)
             summary(stage.statistics)
             b.append(",\"control_points\":[")
@@ -85,6 +97,12 @@ enum StageOutput {
             if k > 0 { b.append(0x2C) }
             point(p, along: false)
         }
+        b.append("],\n\"control_points_without_position\":[")
+        for (k, e) in data.withoutPosition.enumerated() {
+            if k > 0 { b.append(0x2C) }
+            entry(e.number, e.name, e.address, e.stamp)
+            b.append("}")
+        }
         b.append("]}\n")
         return b.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
@@ -112,6 +130,21 @@ enum StageOutput {
         return String(svg[svg.index(after: end)...])
     }
 
+    /// The line that says which release of the route's data this is.
+    private static func dateLine(_ data: StageBundle) -> String {
+        guard let date = data.date else { return "" }
+        return "<p class=\"date\">Route data of <time datetime=\"\(date.iso)\">\(date.text)</time> (\(date.iso))</p>\n"
+    }
+
+    /// A control point in a list: number, name, where along the stage, address and stamp.
+    private static func controlPoint(_ number: Int?, _ name: String, _ address: String?, _ stamp: String?, along: Double?) -> String {
+        var h = "<b>" + (number.map { "\($0). " } ?? "") + escape(name) + "</b>"
+        if let along { h += " at km \(StatsFormatter.fixed(along / 1000, 1))" }
+        if let address { h += " · \(escape(address))" }
+        if let stamp { h += "<br>Stamp: \(escape(stamp))" }
+        return h
+    }
+
     static func html(_ data: StageBundle, total: TrackStatistics, routeMap: String, profiles: [String], maps: [String],
                      nearby: [[(Clubroom, TrackCorridor.Match)]], radius: Double) -> String {
         func km(_ m: Double) -> String { StatsFormatter.fixed(m / 1000, 1) + " km" }
@@ -134,14 +167,15 @@ enum StageOutput {
             .totals div { background: #fff; border: 1px solid #e5e0d3; border-radius: 6px; padding: .5rem .75rem; }
             .totals b { display: block; font-size: 1.3rem; }
             nav ol { columns: 2 16rem; padding-left: 1.5rem; } .cat { color: #7a6f55; font-size: .9rem; } a { color: #1b5fa8; }
-            ul.kt li { margin: .2rem 0; } .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
+            ul.kt li { margin: .2rem 0; } .measured { background: #eef4e6; border-bottom: 1px dotted #5a7d2a; padding: 0 .15rem; }
+            .date { font-size: 1.05rem; margin: .25rem 0; } .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
             @media (max-width: 480px) { table { font-size: .85rem; } td, th { padding: .25rem .3rem; } }
             </style>
             </head>
             <body>
             <main>
             <h1>The route in \(data.stages.count) stage\(data.stages.count == 1 ? "" : "s")</h1>
-            <p class="note">Works without a connection: everything is on this page. Synthetic or published data as given in the bundle.</p>
+            \(dateLine(data))<p class="note">Works without a connection: everything is on this page. Synthetic or published data as given in the bundle.</p>
             <div class="totals">
             <div><b>\(km(total.length2DMeters))</b>length</div>
             <div><b>\(metres(total.ascent?.ascentMeters))</b>ascent</div>
@@ -159,11 +193,22 @@ enum StageOutput {
         if !data.unassigned.isEmpty {
             h += "<p class=\"note\">Control points near no stage: \(data.unassigned.map { escape($0.name) }.joined(separator: ", ")).</p>\n"
         }
+        if !data.withoutPosition.isEmpty {
+            h += "<h3>Control points without a position</h3>\n<p class=\"note\">The list of control points has these, but the waypoint file does not: "
+            h += "they are on no map and in no stage.</p>\n<ul class=\"kt\">\n"
+            for e in data.withoutPosition {
+                h += "<li>" + controlPoint(e.number, e.name, e.address, e.stamp, along: nil) + "</li>\n"
+            }
+            h += "</ul>\n"
+        }
         for (i, stage) in data.stages.enumerated() {
             let s = stage.statistics
             h += "<section id=\"stage-\(stage.number)\">\n<h2>\(escape(stage.name))</h2>\n"
             if let category = stage.category { h += "<p class=\"cat\">\(escape(category))</p>\n" }
-            if let desc = stage.description { h += "<p>\(escape(desc))</p>\n" }
+            let pieces = stage.descriptionPieces()
+            if !pieces.isEmpty {
+                h += "<p>" + pieces.map { $0.isMeasured ? "<span class=\"measured\" title=\"measured from the track\">\(escape($0.text))</span>" : escape($0.text) }.joined() + "</p>\n"
+            }
             h += "<div class=\"scroll\"><table><tr><th>Length</th><th class=\"n\">Ascent</th><th class=\"n\">Descent</th><th class=\"n\">Lowest</th><th class=\"n\">Highest</th></tr>"
             h += "<tr><td>\(km(s.length2DMeters))</td><td class=\"n\">\(metres(s.ascent?.ascentMeters))</td><td class=\"n\">\(metres(s.ascent?.descentMeters))</td>"
             h += "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td></tr></table></div>\n"
@@ -171,9 +216,7 @@ enum StageOutput {
             if !stage.controlPoints.isEmpty {
                 h += "<h3>Control points</h3><ul class=\"kt\">\n"
                 for p in stage.controlPoints {
-                    h += "<li><b>\(escape(p.name))</b> at km \(StatsFormatter.fixed(p.alongMeters / 1000, 1))"
-                    h += p.stamp.map { " — stamp: \(escape($0))" } ?? ""
-                    h += "</li>\n"
+                    h += "<li>" + controlPoint(p.number, p.name, p.address, p.stamp, along: p.alongMeters) + "</li>\n"
                 }
                 h += "</ul>\n"
             }

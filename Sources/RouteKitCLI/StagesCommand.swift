@@ -73,18 +73,17 @@ struct StagesCommand: Command {
     }
 
     func run(console: Console) throws -> ExitCode {
-        let folder = bundle!
-        let names = try Directory.list(folder)
-        let data = StageBundle.read(folder: folder, names: names, assignmentMeters: maxDistance) { name in
-            names.contains(name) ? try? JSONValue.read(path: folder + "/" + name) : nil
-        }
+        let source = try BundleSource.open(bundle!)
+        let data = StageBundle.read(source, assignmentMeters: maxDistance)
         if !quiet {
-            for problem in data.problems { console.warning("\(folder): \(problem)") }
+            for problem in data.problems {
+                console.warning(problem.hasPrefix(source.origin) ? problem : "\(source.origin): \(problem)")
+            }
             if !data.unassigned.isEmpty {
-                console.warning("\(folder): \(data.unassigned.count) control point\(data.unassigned.count == 1 ? "" : "s") further than \(Int(maxDistance)) m from every stage: \(data.unassigned.map(\.name).joined(separator: ", "))")
+                console.warning("\(source.origin): \(data.unassigned.count) control point\(data.unassigned.count == 1 ? "" : "s") further than \(Int(maxDistance)) m from every stage: \(data.unassigned.map(\.name).joined(separator: ", "))")
             }
         }
-        guard !data.stages.isEmpty else { throw CLIError.data("\(folder): no stage could be built (no readable Etapa N.gpx)") }
+        guard !data.stages.isEmpty else { throw StageBundleError.noStages(path: source.origin) }
 
         var nearby: [[(Clubroom, TrackCorridor.Match)]] = Array(repeating: [], count: data.stages.count)
         if !clubrooms.isEmpty {
@@ -99,13 +98,13 @@ struct StagesCommand: Command {
         }
 
         let out = output!
-        try Directory.create(out)
+        try Folder.create(out)
         // Every stage's files are independent: written on all cores.
         let drawings = try parallelMap(data.stages.count) { i -> (profile: String, map: String) in
             let stage = data.stages[i]
             let n = stage.number
             try StageOutput.writeGeoJSON([(stage.track, stage.name)], stage.controlPoints, to: "\(out)/stage-\(n).geojson")
-            try copy(stage.path, to: "\(out)/stage-\(n).gpx")
+            try copy(source.bytes(stage.fileName), to: "\(out)/stage-\(n).gpx")
             var named = stage.profile
             named.name = stage.name
             let markers = stage.controlPoints.map { ProfileChart.Marker(label: $0.name, distanceMeters: $0.alongMeters) }
@@ -145,39 +144,9 @@ struct StagesCommand: Command {
     }
 
     /// The stage's GPX as it is, byte for byte (whatever its encoding).
-    private func copy(_ source: String, to path: String) throws {
-        let bytes = try InputFile(path: source).readAll()
+    private func copy(_ bytes: [UInt8], to path: String) throws {
         let stream = try OutputStream.create(path: path)
         try bytes.withUnsafeBytes { try stream.write(bytes: $0) }
         try stream.commit()
-    }
-}
-
-/// Folders: listing and creating.
-enum Directory {
-    static func list(_ path: String) throws -> [String] {
-        guard let dir = opendir(path) else {  // NULL on error, errno set
-            throw CLIError.noInput("\(path): cannot open the bundle folder: \(String(cString: strerror(errno)))")
-        }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {  // NULL at the end
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
-
-    static func create(_ path: String) throws {
-        var info = stat()
-        if stat(path, &info) == 0 {
-            guard (info.st_mode & S_IFMT) == S_IFDIR else { throw CLIError.cannotCreate("\(path): exists and is not a folder") }
-            return
-        }
-        guard mkdir(path, 0o755) == 0 else {  // -1 on error, errno set
-            throw CLIError.cannotCreate("\(path): cannot create the folder: \(String(cString: strerror(errno)))")
-        }
     }
 }

@@ -33,7 +33,7 @@ import Testing
         let run = try CLI.run(["stages", bundle.path, "-o", out])
         #expect(run.status == 0)
         #expect(run.standardError.contains("Etapa 11.gpx"))
-        #expect(run.standardError.contains("Etape.json is missing"))
+        #expect(run.standardError.contains("etape.json is missing"))
         #expect(run.standardError.contains("KT far"))
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: out))
         for n in [2, 9, 10] {

@@ -80,10 +80,10 @@ public struct GPXReader {
         return builder.document
     }
 
-    /// Reads GPX bytes into a ``GPXDocument``.
-    public func document(bytes: [UInt8]) throws -> GPXDocument {
+    /// Reads GPX bytes into a ``GPXDocument``; `name` is the file's name in messages.
+    public func document(bytes: [UInt8], name: String = "-") throws -> GPXDocument {
         let builder = GPXDocumentBuilder()
-        try read(bytes: bytes, handler: builder)
+        try read(bytes: bytes, name: name, handler: builder)
         return builder.document
     }
 }

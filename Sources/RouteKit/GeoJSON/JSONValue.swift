@@ -77,7 +77,12 @@ extension JSONValue {
     /// - Throws: ``IOError`` when the file cannot be read, ``GeoJSONError/malformed(line:column:reason:)`` when
     ///   it is not JSON.
     public static func read(path: String) throws -> JSONValue {
-        let parser = JSONStreamParser(input: try InputFile(path: path))
+        try read(try InputFile(path: path))
+    }
+
+    /// Reads a whole (small) JSON input, from a file or from memory.
+    public static func read(_ input: InputFile) throws -> JSONValue {
+        let parser = JSONStreamParser(input: input)
         try parser.skipByteOrderMark()
         let value = try parser.value()
         try parser.skipSpace()

@@ -1,6 +1,6 @@
 import Glibc
 
-/// A file (or standard input, named `-`) read in chunks, in constant memory.
+/// A file (or standard input, named `-`, or bytes already in memory) read in chunks, in constant memory.
 public final class InputFile {
     /// The name used in messages: the path, or `-` for standard input.
     public let path: String
@@ -31,6 +31,14 @@ public final class InputFile {
         ownsDescriptor = true
     }
 
+    /// Bytes already in memory (a file read from an archive), read like a file named `name`.
+    public init(name: String, bytes: [UInt8]) {
+        path = name
+        fd = -1
+        ownsDescriptor = false
+        peeked = bytes
+    }
+
     deinit {
         if ownsDescriptor { close(fd) }
     }
@@ -45,6 +53,7 @@ public final class InputFile {
             peekedOffset += n
             return n
         }
+        guard fd >= 0 else { return 0 }  // in memory: nothing beyond the bytes
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)  // -1 on error, errno set
             if n >= 0 { return n }
@@ -56,7 +65,7 @@ public final class InputFile {
     /// The first `count` bytes (fewer if the input is shorter), without consuming them: later reads
     /// return them again. For telling formats apart; works on standard input too.
     public func peek(_ count: Int) throws -> [UInt8] {
-        if peeked.count >= count || peekedOffset > 0 { return Array(peeked.prefix(count)) }
+        if peeked.count >= count || peekedOffset > 0 || fd < 0 { return Array(peeked.prefix(count)) }
         var chunk = [UInt8](repeating: 0, count: count - peeked.count)
         var filled = 0
         while filled < chunk.count {

@@ -16,3 +16,19 @@ public struct GPXDocument: Hashable, Sendable {
         self.tracks = tracks
     }
 }
+
+extension GPXDocument {
+    /// The file's line as one track: all its tracks' segments one after the other, or, when the tracks have no
+    /// points, its routes, each route one segment (files that hold only a planned route). Named after the
+    /// first track (or route).
+    public func tracksElseRoutes() -> Track {
+        var track = Track(details: tracks.first?.details ?? Details())
+        for t in tracks { track.segments += t.segments }
+        if track.segments.allSatisfy({ $0.points.isEmpty }) && !routes.isEmpty {
+            track = Track(details: routes[0].details, segments: routes.map { route in
+                TrackSegment(points: route.points.map { TrackPoint(coordinate: $0.coordinate, elevation: $0.elevation, time: $0.time) })
+            })
+        }
+        return track
+    }
+}

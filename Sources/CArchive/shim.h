@@ -1,0 +1,8 @@
+// libarchive's reading API: ZIP (and the other formats and filters it knows) from a file or from memory.
+#include <archive.h>
+#include <archive_entry.h>
+
+// AE_IFREG is a cast macro, which Swift does not import: a regular file (not a folder, link or device).
+static inline int routekit_archive_entry_is_regular_file(struct archive_entry *entry) {
+    return archive_entry_filetype(entry) == AE_IFREG && archive_entry_hardlink(entry) == NULL;
+}

@@ -1,0 +1,148 @@
+internal import CArchive
+
+/// Why an archive (a ZIP bundle) could not be read.
+public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Not an archive RouteKit reads (ZIP, or tar with or without gzip, bzip2 or xz), or a damaged one.
+    case malformed(path: String, reason: String)
+    /// Expanding the archive's files would pass the limit: a ZIP bomb, or far more than a bundle holds.
+    case tooLarge(path: String, limitBytes: Int)
+    /// More entries than the limit.
+    case tooManyEntries(path: String, limit: Int)
+    /// Archives inside archives deeper than the limit.
+    case nestedTooDeep(path: String, limit: Int)
+
+    public var description: String {
+        switch self {
+        case let .malformed(path, reason): return "\(path): not a readable archive: \(reason)"
+        case let .tooLarge(path, limit):
+            return "\(path): refused: its files would expand to more than \(limit / (1 << 20)) MiB (a ZIP bomb?)"
+        case let .tooManyEntries(path, limit): return "\(path): refused: more than \(limit) entries"
+        case let .nestedTooDeep(path, limit): return "\(path): refused: archives nested more than \(limit) deep"
+        }
+    }
+}
+
+/// How much an archive, with the archives inside it, may expand to. One budget is shared by an archive and
+/// every archive read from inside it, so nesting cannot multiply it.
+struct ExpansionBudget {
+    /// Bytes of file content that may still be read.
+    var bytes: Int
+    /// Entries (files, folders, links) that may still be listed.
+    var entries: Int
+    /// The limits this budget started from, for messages.
+    let byteLimit: Int
+    let entryLimit: Int
+
+    init(bytes: Int, entries: Int) {
+        self.bytes = bytes
+        self.entries = entries
+        byteLimit = bytes
+        entryLimit = entries
+    }
+
+    /// 512 MiB and 100,000 entries: a route of 41 stages is 12 MB in 44 files.
+    static var standard: ExpansionBudget { ExpansionBudget(bytes: 512 << 20, entries: 100_000) }
+}
+
+/// A regular file read from an archive.
+struct ArchiveEntry {
+    /// Its path inside the archive, as written there (never used as a path on this machine).
+    var path: String
+    var bytes: [UInt8]
+}
+
+/// Reads archives with libarchive: ZIP, and tar (plain, gzip, bzip2 or xz). Only regular files are read;
+/// folders, links and devices are passed over. Paths inside the archive are data: nothing is ever written
+/// where they point.
+enum ArchiveReader {
+    /// The regular files of the archive at `path` whose paths `wanted` accepts, read into memory.
+    ///
+    /// - Throws: ``IOError/cannotOpen(path:reason:)`` when the file cannot be opened, ``ArchiveError`` when it
+    ///   is no archive, is damaged, or would pass `budget`.
+    static func files(atPath path: String, budget: inout ExpansionBudget, wanted: (String) -> Bool) throws -> [ArchiveEntry] {
+        _ = try InputFile(path: path)  // a missing or unreadable file is an input error (66), not bad data
+        let archive = try Handle(name: path)
+        // ARCHIVE_OK or an error code; archive_error_string says why
+        guard archive_read_open_filename(archive.pointer, path, 1 << 16) == ARCHIVE_OK else {
+            throw ArchiveError.malformed(path: path, reason: archive.errorText)
+        }
+        return try archive.files(budget: &budget, wanted: wanted)
+    }
+
+    /// The same for an archive held in memory (an archive inside an archive); `name` is used in messages.
+    static func files(in bytes: [UInt8], name: String, budget: inout ExpansionBudget, wanted: (String) -> Bool) throws -> [ArchiveEntry] {
+        let archive = try Handle(name: name)
+        return try bytes.withUnsafeBytes { raw in
+            // The memory must stay valid until the archive is closed: both happen inside this closure.
+            // ARCHIVE_OK or an error code
+            guard archive_read_open_memory(archive.pointer, raw.baseAddress, raw.count) == ARCHIVE_OK else {
+                throw ArchiveError.malformed(path: name, reason: archive.errorText)
+            }
+            defer { archive_read_close(archive.pointer) }
+            return try archive.files(budget: &budget, wanted: wanted)
+        }
+    }
+
+    /// One libarchive reading handle.
+    private final class Handle {
+        let pointer: OpaquePointer
+        let name: String
+
+        init(name: String) throws {
+            guard let handle = archive_read_new() else {  // NULL when out of memory
+                throw ArchiveError.malformed(path: name, reason: "libarchive could not start")
+            }
+            pointer = handle
+            self.name = name
+            // Each returns ARCHIVE_OK, or ARCHIVE_WARN when an outside program would be used; both are fine.
+            archive_read_support_format_zip(handle)
+            archive_read_support_format_tar(handle)
+            archive_read_support_filter_gzip(handle)
+            archive_read_support_filter_bzip2(handle)
+            archive_read_support_filter_xz(handle)
+        }
+
+        deinit { archive_read_free(pointer) }
+
+        var errorText: String {
+            archive_error_string(pointer).map { String(cString: $0) } ?? "unknown archive error"
+        }
+
+        func files(budget: inout ExpansionBudget, wanted: (String) -> Bool) throws -> [ArchiveEntry] {
+            var result: [ArchiveEntry] = []
+            var entry: OpaquePointer?
+            while true {
+                // ARCHIVE_OK, ARCHIVE_EOF at the end, ARCHIVE_WARN (usable), ARCHIVE_RETRY or ARCHIVE_FATAL
+                let status = archive_read_next_header(pointer, &entry)
+                if status == ARCHIVE_EOF { return result }
+                guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
+                    throw ArchiveError.malformed(path: name, reason: errorText)
+                }
+                budget.entries -= 1
+                guard budget.entries >= 0 else { throw ArchiveError.tooManyEntries(path: name, limit: budget.entryLimit) }
+                guard routekit_archive_entry_is_regular_file(entry) != 0 else { continue }
+                let path = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""  // invalid UTF-8 repaired
+                guard wanted(path) else { continue }
+                if archive_entry_size_is_set(entry) != 0, archive_entry_size(entry) > budget.bytes {
+                    throw ArchiveError.tooLarge(path: name, limitBytes: budget.byteLimit)
+                }
+                result.append(ArchiveEntry(path: path, bytes: try data(budget: &budget)))
+            }
+        }
+
+        /// The current entry's content, counted against the budget as it is expanded.
+        private func data(budget: inout ExpansionBudget) throws -> [UInt8] {
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                // bytes read, 0 at the end of the entry, negative on error
+                let n = chunk.withUnsafeMutableBytes { archive_read_data(pointer, $0.baseAddress, $0.count) }
+                if n == 0 { return bytes }
+                guard n > 0 else { throw ArchiveError.malformed(path: name, reason: errorText) }
+                budget.bytes -= n
+                guard budget.bytes >= 0 else { throw ArchiveError.tooLarge(path: name, limitBytes: budget.byteLimit) }
+                bytes.append(contentsOf: chunk[0..<n])
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Glibc
+
+/// Folders on this machine: what is in one, and making one.
+package enum Folder {
+    /// One name in a folder.
+    package struct Item: Sendable {
+        package var name: String
+        package var isFolder: Bool
+    }
+
+    /// True when `path` is a folder (following links).
+    package static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR  // -1 on error: not a folder
+    }
+
+    /// The names in the folder at `path` (without `.` and `..`), sorted, each marked folder or not.
+    ///
+    /// - Throws: ``IOError/cannotOpen(path:reason:)`` when it cannot be listed.
+    package static func list(_ path: String) throws -> [Item] {
+        guard let dir = opendir(path) else {  // NULL on error, errno set
+            throw IOError.cannotOpen(path: path, reason: IOError.systemReason())
+        }
+        defer { closedir(dir) }
+        var items: [Item] = []
+        while let entry = readdir(dir) {  // NULL at the end
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != "." && name != ".." else { continue }
+            items.append(Item(name: name, isFolder: exists(path + "/" + name)))
+        }
+        return items.sorted { $0.name < $1.name }
+    }
+
+    /// Creates the folder at `path` unless it exists.
+    ///
+    /// - Throws: ``IOError/cannotCreate(path:reason:)`` when `path` is a file or cannot be made.
+    package static func create(_ path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { throw IOError.cannotCreate(path: path, reason: "exists and is not a folder") }
+            return
+        }
+        guard mkdir(path, 0o755) == 0 else {  // -1 on error, errno set
+            throw IOError.cannotCreate(path: path, reason: IOError.systemReason())
+        }
+    }
+}
