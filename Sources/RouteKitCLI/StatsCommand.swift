@@ -109,6 +109,12 @@ struct StatsCommand: Command {
                           through: GPXPipeline(into: collector))
             let lines = collector.tracks.isEmpty ? collector.routes : collector.tracks
             if lines.isEmpty { console.warning("\(file.path): no track or route with a point") }
+            let backward = TrackStatistics.total(of: lines)
+            if backward.timesGoBackward && !quiet {
+                let share = StatsFormatter.fixed(100 * Double(backward.backwardTimeSteps) / Double(backward.timeSteps), 1)
+                console.warning("\(file.path): times go back in \(backward.backwardTimeSteps) of \(backward.timeSteps) steps (\(share) %), "
+                                + "as in tracks joined from recordings of different days: duration, moving time and speeds are left out")
+            }
             rows += lines.map { (file.path, $0) }
         }
         let total = TrackStatistics.total(of: rows.map(\.stats))

@@ -22,11 +22,12 @@ public final class StatisticsCollector: GPXHandler {
     private var previous: TrackPoint?
     private var distance = 0.0
     private var pointsInSegment = 0
-    // Timed fixes of the current segment: time (s since the first) and distance, for speeds.
+    // The current run of timed fixes (a segment's, restarted where time goes back): seconds since its first
+    // fix, and distance, for speeds.
     private var times: [Double] = []
     private var timeDistances: [Double] = []
-    private var segmentFirstTime: Timestamp?
-    private var segmentLastTime: Timestamp?
+    private var runFirstTime: Timestamp?
+    private var lastTime: Timestamp?
     private var smoothedParts: [Double] = []
     private var ascent = AscentDescent()
     private var hasElevation = false
@@ -75,8 +76,8 @@ public final class StatisticsCollector: GPXHandler {
         segmentStart = series.count
         times.removeAll(keepingCapacity: true)
         timeDistances.removeAll(keepingCapacity: true)
-        segmentFirstTime = nil
-        segmentLastTime = nil
+        runFirstTime = nil
+        lastTime = nil
     }
 
     private var segmentMaxima: (climb: Double?, descent: Double?) = (nil, nil)
@@ -100,12 +101,6 @@ public final class StatisticsCollector: GPXHandler {
             } else {
                 current.length3DMeters += step
             }
-            if let t0 = p.time, let t1 = point.time {
-                let dt = t0.seconds(to: t1)
-                if dt > 0 && step / dt >= TrackStatistics.movingSpeedMetersPerSecond {
-                    current.movingTimeSeconds = (current.movingTimeSeconds ?? 0) + dt
-                }
-            }
         }
         if let e = point.elevation {
             series.append(distance: distance, elevation: e)
@@ -113,25 +108,52 @@ public final class StatisticsCollector: GPXHandler {
             current.maxElevationMeters = max(current.maxElevationMeters ?? e, e)
         }
         if let t = point.time {
-            if segmentFirstTime == nil { segmentFirstTime = t }
-            segmentLastTime = t
             if current.startTime.map({ t < $0 }) ?? true { current.startTime = t }
             if current.endTime.map({ t > $0 }) ?? true { current.endTime = t }
-            times.append(segmentFirstTime!.seconds(to: t))
-            timeDistances.append(distance)
+            addTime(t)
         }
         previous = point
+    }
+
+    /// Time-based values come only from steps forward in time: a step back (tracks stitched from recordings
+    /// of different days) is counted, adds no time, and ends the run over which speeds are measured.
+    private func addTime(_ t: Timestamp) {
+        if let last = lastTime {
+            let dt = last.seconds(to: t)
+            current.timeSteps += 1
+            if dt < 0 {
+                current.backwardTimeSteps += 1
+                finishSpeedRun()
+            } else {
+                current.durationSeconds = (current.durationSeconds ?? 0) + dt
+                let step = distance - (timeDistances.last ?? distance)
+                if dt > 0 && step / dt >= TrackStatistics.movingSpeedMetersPerSecond {
+                    current.movingTimeSeconds = (current.movingTimeSeconds ?? 0) + dt
+                }
+            }
+        } else {
+            current.durationSeconds = current.durationSeconds ?? 0
+        }
+        if runFirstTime == nil { runFirstTime = t }
+        times.append(runFirstTime!.seconds(to: t))
+        timeDistances.append(distance)
+        lastTime = t
+    }
+
+    /// The highest speed of the run of timed fixes that ends here; a new run starts.
+    private func finishSpeedRun() {
+        if let top = maximumSpeed() {
+            current.maxSpeedMetersPerSecond = max(current.maxSpeedMetersPerSecond ?? top, top)
+        }
+        times.removeAll(keepingCapacity: true)
+        timeDistances.removeAll(keepingCapacity: true)
+        runFirstTime = nil
     }
 
     private func finishSegment() {
         guard pointsInSegment > 0 else { return }
         current.segments += 1
-        if let first = segmentFirstTime, let last = segmentLastTime {
-            current.durationSeconds = (current.durationSeconds ?? 0) + first.seconds(to: last)
-            if let top = maximumSpeed() {
-                current.maxSpeedMetersPerSecond = max(current.maxSpeedMetersPerSecond ?? top, top)
-            }
-        }
+        finishSpeedRun()
         let part = ElevationSeries(
             distances: Array(series.distances[segmentStart...]), elevations: Array(series.elevations[segmentStart...]))
         if part.count >= 1 {
@@ -182,7 +204,9 @@ public final class StatisticsCollector: GPXHandler {
         var result = current
         result.name = details.name ?? details.inherited.name.flatMap { $0.isEmpty ? nil : $0 }
         if hasElevation { result.ascent = ascent }
-        if let moving = result.movingTimeSeconds, moving > 0 {
+        if result.timesGoBackward {
+            result.leaveOutTimeBasedValues()
+        } else if let moving = result.movingTimeSeconds, moving > 0 {
             result.averageSpeedMetersPerSecond = result.length2DMeters / moving
         }
         result.steepestClimbPercent = segmentMaxima.climb.map { max($0, 0) }

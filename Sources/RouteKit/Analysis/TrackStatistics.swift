@@ -21,7 +21,8 @@ public struct TrackStatistics: Hashable, Sendable {
     public var startTime: Timestamp?
     /// Time of the last fix that has one.
     public var endTime: Timestamp?
-    /// Seconds from the first to the last time within each segment, summed over segments.
+    /// Seconds from the first to the last time within each segment, summed over segments: the sum of the
+    /// steps forward in time (a step back adds nothing). Nil when times go back in more than 1 % of steps.
     public var durationSeconds: Double?
     /// Seconds spent moving: the intervals between consecutive fixes whose average speed is at least
     /// ``TrackStatistics/movingSpeedMetersPerSecond``.
@@ -38,6 +39,27 @@ public struct TrackStatistics: Hashable, Sendable {
     public var steepestDescentPercent: Double?
     /// West, south, east, north in degrees.
     public var bounds: Bounds?
+    /// Steps from one timed fix to the next timed fix of its segment.
+    public var timeSteps = 0
+    /// Of those, the steps whose time goes back (tracks joined from recordings of different days).
+    public var backwardTimeSteps = 0
+
+    /// True when times go back in more than 1 % of the steps (``maximumBackwardTimeStepShare``): the times are
+    /// then not a recording's, and duration, moving time and speeds are nil.
+    public var timesGoBackward: Bool {
+        Double(backwardTimeSteps) > Self.maximumBackwardTimeStepShare * Double(timeSteps)
+    }
+
+    /// The share of steps whose time may go back before time-based values are left out: 1 %.
+    public static let maximumBackwardTimeStepShare = 0.01
+
+    /// Sets duration, moving time and speeds to nil.
+    mutating func leaveOutTimeBasedValues() {
+        durationSeconds = nil
+        movingTimeSeconds = nil
+        averageSpeedMetersPerSecond = nil
+        maxSpeedMetersPerSecond = nil
+    }
 
     /// Slower than this (0.5 m/s, 1.8 km/h) between two fixes counts as standing still.
     public static let movingSpeedMetersPerSecond = 0.5
@@ -52,9 +74,12 @@ public struct TrackStatistics: Hashable, Sendable {
 
     /// The sum of several tracks: counts, lengths, climbing and times add up; extremes are the extremes of
     /// all; the average speed is the total length over the total moving time.
+    /// Time-based values are nil when they are nil for a part whose times go back.
     public static func total(of parts: [TrackStatistics]) -> TrackStatistics {
         var total = TrackStatistics()
         for part in parts {
+            total.timeSteps += part.timeSteps
+            total.backwardTimeSteps += part.backwardTimeSteps
             total.points += part.points
             total.segments += part.segments
             total.length2DMeters += part.length2DMeters
@@ -77,7 +102,9 @@ public struct TrackStatistics: Hashable, Sendable {
             total.steepestDescentPercent = minimum(total.steepestDescentPercent, part.steepestDescentPercent)
             if let b = part.bounds { total.bounds = total.bounds.map { $0.union(b) } ?? b }
         }
-        if let moving = total.movingTimeSeconds, moving > 0 {
+        if parts.contains(where: \.timesGoBackward) {
+            total.leaveOutTimeBasedValues()
+        } else if let moving = total.movingTimeSeconds, moving > 0 {
             total.averageSpeedMetersPerSecond = total.length2DMeters / moving
         }
         return total

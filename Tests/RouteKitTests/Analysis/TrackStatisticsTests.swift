@@ -46,4 +46,66 @@ import Testing
         #expect(total.maxElevationMeters == 500)
         #expect(total.startTime == nil)
     }
+
+    /// A track along a meridian, a fix every 10 m (about 0.00009°), with the given times (seconds, or nil).
+    func statistics(times: [Double?], zone: String = "Z") throws -> TrackStatistics {
+        var gpx = "<gpx><trk><trkseg>"
+        for (k, t) in times.enumerated() {
+            gpx += "<trkpt lat=\"\(46 + Double(k) * 0.00009)\" lon=\"14\">"
+            if let t {
+                let day = Int(t) / 86_400, h = Int(t) / 3600 % 24, m = Int(t) / 60 % 60
+                let sec: Double = t - Double(Int(t) / 60 * 60)
+                func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+                let seconds = (sec < 10 ? "0" : "") + "\(sec)"
+                gpx += "<time>2013-10-\(two(9 + day))T\(two(h)):\(two(m)):\(seconds)\(zone)</time>"
+            }
+            gpx += "</trkpt>"
+        }
+        let collector = StatisticsCollector()
+        try GPXReader().read(bytes: Array((gpx + "</trkseg></trk></gpx>").utf8), handler: collector)
+        return try #require(collector.tracks.first)
+    }
+
+    @Test func aStepBackInTimeAddsNoTimeAndNeverANegativeDuration() throws {
+        // 200 steps of 5 s, one of which goes back an hour: 1 step in 200 is 0.5 %, so the values are kept.
+        var times: [Double?] = (0...200).map { Double($0) * 5 + 3600 }
+        times[100] = 10
+        let s = try statistics(times: times)
+        #expect(s.timeSteps == 200)
+        #expect(s.backwardTimeSteps == 1)
+        #expect(!s.timesGoBackward)
+        // Forward steps only: 99 steps of 5 s, the step from 10 s on to 3600 + 505 s, and 99 more of 5 s.
+        let expected: Double = 99 * 5 + (3600 + 505 - 10) + 99 * 5
+        #expect(s.durationSeconds == expected)
+        let moving = try #require(s.movingTimeSeconds)
+        #expect(moving == 198 * 5)  // the hour-long step is standing still
+        #expect(s.maxSpeedMetersPerSecond.map { abs($0 - 2) < 0.01 } == true)  // 10 m in 5 s
+        #expect(s.averageSpeedMetersPerSecond.map { $0 > 0 } == true)
+    }
+
+    @Test func timesThatGoBackOftenLeaveOutEveryTimeBasedValue() throws {
+        // Two recordings interleaved: every fourth step goes back a day.
+        let times: [Double?] = (0...40).map { (k: Int) -> Double? in
+            let day: Double = k % 4 == 3 ? 0 : 86_400
+            return Double(k) * 10 + day
+        }
+        let s = try statistics(times: times)
+        #expect(s.backwardTimeSteps == 10)
+        #expect(s.timesGoBackward)
+        #expect(s.durationSeconds == nil && s.movingTimeSeconds == nil)
+        #expect(s.averageSpeedMetersPerSecond == nil && s.maxSpeedMetersPerSecond == nil)
+        #expect(s.startTime != nil && s.endTime != nil)  // the first and last times are still facts
+        // A total with such a part has no time-based values either.
+        let fine = try statistics(times: (0...10).map { Double($0) * 5 })
+        #expect(fine.durationSeconds == 50)
+        let total = TrackStatistics.total(of: [fine, s])
+        #expect(total.durationSeconds == nil && total.averageSpeedMetersPerSecond == nil)
+    }
+
+    @Test func timesWithoutAZoneWorkInDurations() throws {
+        // As a mapping program writes them: seven fractional digits, no zone.
+        let s = try statistics(times: [0, 1.25, 2.5, 3.75], zone: "")
+        #expect(s.durationSeconds == 3.75)
+        #expect(s.startTime?.description == "2013-10-09T00:00:00.0")
+    }
 }
