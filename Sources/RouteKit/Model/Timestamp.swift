@@ -4,8 +4,8 @@
 /// The fraction keeps up to nine digits (nanoseconds) and exactly as many digits as the text had; the UTC
 /// offset keeps its form (`Z`, `+01:00`, `+0100`, `+01`, or none). A time without an offset is a local time
 /// of an unknown zone: it is kept as such (``utcOffsetMinutes`` is nil) and its instant is computed as if it
-/// were UTC. Accepted: `YYYY-MM-DD`, `T` (or `t` or a space), `hh:mm:ss`, an optional fraction (`.` or `,`),
-/// an optional offset; the date must exist (no 31 April), hours 0–23, minutes 0–59, seconds 0–60 (a leap
+/// were UTC. Accepted: `YYYY-MM-DD` (or `YYYY/MM/DD`, as GDAL writes dates: written back with dashes), `T`
+/// (or `t` or a space), `hh:mm:ss`, an optional fraction (`.` or `,`), an optional offset; the date must exist (no 31 April), hours 0–23, minutes 0–59, seconds 0–60 (a leap
 /// second).
 public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Whole seconds since 1970-01-01T00:00:00Z, not counting leap seconds.
@@ -84,8 +84,11 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
             return true
         }
 
-        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2)
-        else { return nil }
+        // GDAL (ogr2ogr) writes `2013/05/26 20:14:56+00`: slashes, a space and an hours-only offset.
+        guard let year = digits(4), i < end, bytes[i] == 0x2D || bytes[i] == 0x2F else { return nil }
+        let separator = bytes[i]
+        i += 1
+        guard let month = digits(2), expect(separator), let day = digits(2) else { return nil }
         guard i < end, bytes[i] == 0x54 || bytes[i] == 0x74 || bytes[i] == 0x20 else { return nil }
         i += 1
         guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2)
@@ -140,6 +143,8 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
             }
         }
         guard i == end else { return nil }
+        // GDAL's form is written back as ISO 8601, with an offset XML Schema (and so GPX) accepts.
+        if separator == 0x2F && style == .hoursOnly { style = offset == 0 ? .z : .extended }
 
         let days = daysFromCivil(year: year, month: month, day: day)
         let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)

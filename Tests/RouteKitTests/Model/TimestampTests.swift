@@ -15,7 +15,8 @@ import Testing
     @Test(arguments: [
         "", "2021-13-45T25:61:00Z", "2021-02-29T00:00:00Z", "2021-04-31T00:00:00Z", "2021-01-01T24:00:00Z",
         "2021-01-01", "2021-01-01T00:00Z", "2021-01-01T00:00:00.Z", "2021-01-01T00:00:00+25:00",
-        "2021-01-01T00:00:00ZZ", "yesterday", "2021-1-01T00:00:00Z",
+        "2021-01-01T00:00:00ZZ", "yesterday", "2021-1-01T00:00:00Z", "2013/05-26 20:14:56+00", "2013-05/26 20:14:56",
+        "2013/13/26 20:14:56+00",
     ])
     func refusesWhatIsNotADateAndTime(text: String) {
         #expect(Timestamp(text) == nil)
@@ -36,6 +37,16 @@ import Testing
     @Test func acceptsLowercaseSeparatorsAndSpacesAndWritesTheCanonicalForm() {
         #expect(Timestamp("2020-05-01 10:00:00z")?.description == "2020-05-01T10:00:00Z")
         #expect(Timestamp(" 2020-05-01t10:00:00,5Z\n")?.description == "2020-05-01T10:00:00.5Z")
+    }
+
+    @Test func readsTheFormGDALWritesAndWritesISO8601() throws {
+        // ogr2ogr writes GeoJSON times as "2013/05/26 20:14:56+00" (+00 is UTC).
+        let utc = try #require(Timestamp("2013/05/26 20:14:56+00"))
+        #expect(utc.description == "2013-05-26T20:14:56Z")
+        #expect(utc == Timestamp("2013-05-26T20:14:56Z"))
+        #expect(Timestamp("2013/05/26 22:14:56.25+02")?.description == "2013-05-26T22:14:56.25+02:00")
+        #expect(Timestamp("2013/05/26 22:14:56+02")?.secondsSinceEpoch == utc.secondsSinceEpoch)
+        #expect(Timestamp("2013/05/26 20:14:56")?.description == "2013-05-26T20:14:56")
     }
 
     @Test func roundTripsEveryDayOfFourHundredYears() {
