@@ -49,6 +49,46 @@ func convertToGeoJSON(
     return (try String(contentsOfFile: outputPath, encoding: .utf8), warnings)
 }
 
+/// ZIP archives for the tests, written by Python's zipfile (Fixtures/make-zip.py).
+enum Zip {
+    /// One entry: bytes, a run of zero bytes (a bomb), or a symbolic link.
+    struct Entry {
+        var name: String
+        var bytes: [UInt8] = []
+        var zeros = 0
+        var symlink: String?
+    }
+
+    /// Writes the archive at `path`.
+    static func write(_ entries: [Entry], to path: String) throws {
+        let spec: [String: Any] = [
+            "path": path,
+            "entries": entries.map { e -> [String: Any] in
+                ["name": e.name, "base64": Data(e.bytes).base64EncodedString(), "zeros": e.zeros, "symlink": e.symlink ?? NSNull()]
+            },
+        ]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Fixture.path("make-zip.py")]
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: spec))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    /// The bytes of a ZIP of `entries` (for a ZIP inside a ZIP).
+    static func bytes(_ entries: [Entry]) throws -> [UInt8] {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("inner.zip").path
+        try write(entries, to: path)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}
+
 extension String {
     var utf8Bytes: [UInt8] { Array(utf8) }
 }
