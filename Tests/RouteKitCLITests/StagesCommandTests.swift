@@ -78,6 +78,72 @@ import Testing
         }
     }
 
+    /// A bundle as the route's backend serves it: a dated ZIP, here made on macOS, its files in one folder.
+    @Test func readsTheBundleAsPublished() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let etape = #"[{"name":"01: Ljubljana – Govejek","href":"https://example.org/01/","desc":"Z gradu.  Dolžina:  Vzpon:  Spust: Trajanje: 3 ure","category":"Ljubljana","file":"Etapa_1.gpx"},{"name":"02: Govejek – Blegoš","href":"https://example.org/02/","desc":"Dolžina: 38 km","category":"Škofjeloško hribovje","file":"Etapa_2.gpx"}]"#
+        let kt = #"[{"zapSt":"1","naziv":"Ljubljanski grad","naslov":"Grajska planota 1","zig":"V paviljonu"},{"zapSt":"2","naziv":"Trdinov vrh","naslov":"","zig":"V skrinjici"},{"zapSt":"3","naziv":"Koča na Blegošu","naslov":"Leskovica 32","zig":"V koči"}]"#
+        let waypoints = "<gpx><wpt lat=\"46.0\" lon=\"14\"><name>Ljubljanski grad</name></wpt><wpt lat=\"46.1\" lon=\"14\"><name>Koča na Blegošu</name></wpt></gpx>"
+        let zip = folder.appendingPathComponent("ZIP_03-09-2019.zip").path
+        try CLI.zip([
+            ("STKP/Etapa_1.gpx", Array(track(from: 46.0, name: "01_Ljubljana").utf8)),
+            ("STKP/Etapa_2.gpx", Array(track(from: 46.1, name: "02_Govejek").utf8)),
+            ("STKP/KT.gpx", Array(waypoints.utf8)), ("STKP/etape.json", Array(etape.utf8)), ("STKP/kt.json", Array(kt.utf8)),
+            ("__MACOSX/STKP/._Etapa_1.gpx", [0, 5, 22, 7]), ("STKP/.DS_Store", [0, 0, 0, 1]),
+        ], to: zip)
+        let out = folder.appendingPathComponent("out").path
+        let run = try CLI.run(["stages", zip, "-o", out])
+        #expect(run.status == 0)
+        #expect(run.standardError.hasPrefix("routekit: warning: \(zip) › STKP: kt.json lists 1 control point with no waypoint in KT.gpx, listed without a position: 2 Trdinov vrh\n"))
+        let html = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(html.contains("<time datetime=\"2019-09-03\">3 September 2019</time>"))
+        #expect(html.contains("<h2>01: Ljubljana – Govejek</h2>\n<p class=\"cat\">Ljubljana</p>"))
+        #expect(html.contains("<b>1. Ljubljanski grad</b> at km 0.0 · Grajska planota 1<br>Stamp: V paviljonu"))
+        #expect(html.contains("<li><b>2. Trdinov vrh</b><br>Stamp: V skrinjici</li>"))
+        #expect(html.contains("Dolžina: <span class=\"measured\" title=\"measured from the track\">3,3 km</span>"))
+        #expect(html.contains("<p>Dolžina: 38 km</p>"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/stages.json"))) as? [String: Any])
+        #expect(json["date"] as? String == "2019-09-03")
+        let stages = try #require(json["stages"] as? [[String: Any]])
+        #expect(stages.map { $0["href"] as? String } == ["https://example.org/01/", "https://example.org/02/"])
+        #expect((stages[1]["control_points"] as? [[String: Any]])?.first?["number"] as? Int == 3)
+        // The stage's GPX is written as it was in the archive.
+        #expect(try String(contentsOfFile: out + "/stage-2.gpx", encoding: .utf8) == track(from: 46.1, name: "02_Govejek"))
+    }
+
+    @Test func aHostileArchiveIsRefusedAndLeavesNothing() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out").path
+        // A ZIP bomb: 600 MiB of zeros packed into 600 KB.
+        let bomb = folder.appendingPathComponent("bomb.zip").path
+        try CLI.zip([("Etapa_1.gpx", [])], zeros: ["Etapa_1.gpx": 600 << 20], to: bomb)
+        var run = try CLI.run(["stages", bomb, "-o", out])
+        #expect(run.status == 65)
+        #expect(run.standardError == "routekit: error: \(bomb): refused: its files would expand to more than 512 MiB (a ZIP bomb?)\n")
+        // Cut in half, and not an archive at all.
+        let cut = folder.appendingPathComponent("cut.zip").path
+        try CLI.zip([("Etapa_1.gpx", Array(track(from: 46, name: "a").utf8)), ("Etapa_2.gpx", Array(track(from: 47, name: "b").utf8))], to: cut)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: cut))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        run = try CLI.run(["stages", cut, "-o", out])
+        #expect(run.status == 65)
+        #expect(run.standardError.hasPrefix("routekit: error: \(cut): not a readable archive: "))
+        let text = folder.appendingPathComponent("notes.txt").path
+        try Data("Etapa 1: Ljubljana\n".utf8).write(to: URL(fileURLWithPath: text))
+        run = try CLI.run(["stages", text, "-o", out])
+        #expect(run.status == 65)
+        // Entries whose paths lead out of the archive are read by their names only.
+        let escape = folder.appendingPathComponent("escape.zip").path
+        try CLI.zip([("../../escaped/Etapa_1.gpx", Array(track(from: 46, name: "a").utf8))], to: escape)
+        run = try CLI.run(["stages", escape, "-o", out, "-q"])
+        #expect(run.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("escaped").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["bomb.zip", "cut.zip", "escape.zip", "notes.txt", "out"])
+        #expect(FileManager.default.fileExists(atPath: out + "/stage-1.gpx"))
+    }
+
     @Test func nothingToBuildIsADataError() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -67,6 +67,15 @@ enum CLI {
             standardError: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Writes a ZIP at `path` with Tests/RouteKitTests/Fixtures/make-zip.py: each entry its bytes, or `zeros`
+    /// zero bytes (a ZIP bomb).
+    static func zip(_ entries: [(name: String, bytes: [UInt8])], zeros: [String: Int] = [:], to path: String) throws {
+        let spec: [String: Any] = ["path": path, "entries": entries.map { ["name": $0.name, "base64": Data($0.bytes).base64EncodedString(), "zeros": zeros[$0.name] ?? 0] }]
+        let run = try runBinary([fixture("make-zip.py")], input: try JSONSerialization.data(withJSONObject: spec),
+                                executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        guard run.status == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
     static func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("routekit-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

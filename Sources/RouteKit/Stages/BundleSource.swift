@@ -96,7 +96,8 @@ public struct BundleSource: Sendable {
         let maximumDepth = 3
         guard depth <= maximumDepth else { throw ArchiveError.nestedTooDeep(path: name, limit: maximumDepth) }
         let wanted = { (entry: String) -> Bool in
-            let parts = entry.split(separator: "/")
+            // `.` and `..` lead nowhere here: a file is known by its base name and never written where its path points.
+            let parts = entry.split(separator: "/").filter { $0 != "." && $0 != ".." }
             guard let last = parts.last, !parts.contains(where: { isIgnored(String($0)) }) else { return false }
             return isReadable(String(last)) || last.lowercased().hasSuffix(".zip")
         }
@@ -105,17 +106,20 @@ public struct BundleSource: Sendable {
         // The files, folder by folder (a path's folder is what comes before its last slash).
         var byFolder: [String: [ArchiveEntry]] = [:]
         for entry in entries {
-            let trimmed = entry.path.split(separator: "/").filter { $0 != "." }
+            let trimmed = entry.path.split(separator: "/").filter { $0 != "." && $0 != ".." }
             byFolder[trimmed.dropLast().joined(separator: "/"), default: []].append(entry)
         }
         let candidates = byFolder.filter { $0.value.contains { isBundleFile(baseName($0.path)) } }
-        // The folder with the most stages; among equals, the newest date in its name, then the shallowest.
+        // The folder with the most stages; among equals, the newest date in its name, then the shallowest, then
+        // the first by name.
         let best = candidates.max { a, b in
             let (sa, sb) = (stageCount(a.value), stageCount(b.value))
             if sa != sb { return sa < sb }
             let (da, db) = (BundleDate.find(in: a.key), BundleDate.find(in: b.key))
             if da != db { return (da ?? .earliest) < (db ?? .earliest) }
-            return a.key.count > b.key.count
+            let (depthA, depthB) = (a.key.split(separator: "/").count, b.key.split(separator: "/").count)
+            if depthA != depthB { return depthA > depthB }
+            return a.key > b.key  // the first by name, so that the choice never depends on the archive's order
         }
         if let (inner, files) = best {
             var contents: [String: [UInt8]] = [:]
@@ -145,7 +149,9 @@ public struct BundleSource: Sendable {
             source.notes += newest.notes
             return source
         }
-        throw StageBundleError.noBundle(path: name, reason: "no Etapa N.gpx, KT.gpx or etape.json in the archive" + found(entries.map(\.path)))
+        let reason = entries.isEmpty ? "no GPX, JSON or ZIP file in the archive"
+            : "no Etapa N.gpx, KT.gpx or etape.json in the archive" + found(entries.map(\.path))
+        throw StageBundleError.noBundle(path: name, reason: reason)
     }
 
     /// Of the archives among `names`, the one with the newest date in its name (an undated one only when it is
