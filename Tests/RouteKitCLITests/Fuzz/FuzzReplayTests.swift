@@ -32,6 +32,14 @@ import RouteKitCLI
         for catalog in ["data/clubrooms/clubrooms.xml", "data/clubrooms/clubrooms.csv"] {
             #expect(Self.replay(.catalog, try file(catalog)).map(\.code) == [.success, .success], "\(catalog)")
         }
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let zip = folder.appendingPathComponent("ZIP_03-09-2019.zip").path
+        try CLI.zip([("Etapa_1.gpx", Array(try file("Tests/RouteKitTests/Fixtures/garmin-tpe.gpx"))),
+                     ("KT.gpx", Array(try file("data/stkp/KT.gpx"))), ("kt.json", Array(#"[{"zapSt":"1","naziv":"KT 1","zig":"Tu"}]"#.utf8))],
+                    to: zip)
+        #expect(Self.replay(.bundle, try Data(contentsOf: URL(fileURLWithPath: zip))).map(\.code) == [.success])
+        #expect(Self.replay(.bundle, Data("PK\u{3}\u{4}".utf8)).map(\.code) == [.dataError])
         let position = Self.replay(.position, Data("49.1951,16.6068\n60km\n50.0755,14.4378,Praha\n".utf8))
         #expect(position.map(\.code) == [.success, .success])
         let refused = Self.replay(.position, Data("91,0\n20100km\n".utf8))

@@ -15,6 +15,9 @@ enum FuzzTarget: String, CaseIterable {
     /// A clubroom catalog (SkautIS XML, CSV or GeoJSON, recognised from the content) searched the whole way
     /// round the Earth, so that every clubroom read is also measured and written (as GeoJSON and as the table).
     case catalog
+    /// A stage bundle (a ZIP, or anything else) through `stages`: the archive, the GPX and JSON files in it,
+    /// and everything written from them.
+    case bundle
     /// The position and radius parsers: the first line is `--at`, the second `--radius`, the rest a positions
     /// file for `--at-file`, against a catalog of one clubroom.
     case position
@@ -32,6 +35,10 @@ enum FuzzTarget: String, CaseIterable {
         case .catalog:
             let path = FuzzInput.file(0, bytes)
             commands = [["near", "--at", "50,14", "--radius", "20000km", "--format", "geojson", path], ["near", "--at", "50,14", "--radius", "20000km", path]]
+        case .bundle:
+            let path = FuzzInput.file(0, bytes)
+            defer { FuzzInput.emptyOutputFolder() }
+            return [["stages", path, "-o", FuzzInput.outputFolder, "-q"]].map { ($0, RouteKitCLI.run($0, console: FuzzInput.console)) }
         case .position:
             let lines = bytes.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)
             let at = String(decoding: lines[0], as: UTF8.self)
@@ -78,6 +85,26 @@ enum FuzzInput {
             offset += n
         }
         return "/proc/self/fd/\(fd)"
+    }
+
+    /// A folder for outputs, made once per process and emptied after every input.
+    static let outputFolder: String = {
+        var template = Array("/tmp/routekit-fuzz-out-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }  // NULL on error
+        precondition(made != nil, "cannot create a fuzz output folder")
+        return String(cString: template)
+    }()
+
+    /// Removes what a run wrote into ``outputFolder`` (files only: the commands make no subfolders).
+    static func emptyOutputFolder() {
+        guard let dir = opendir(outputFolder) else { return }  // NULL on error: nothing to remove
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {  // NULL at the end
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        for name in names { unlink(outputFolder + "/" + name) }
     }
 
     static let oneClubroom = Array("id,name,lat,lon\n1,Klubovna,50.0755,14.4378\n".utf8)
