@@ -8,19 +8,27 @@ struct StagesCommand: Command {
     static let help = """
         Usage: routekit stages BUNDLE -o OUTDIR [options]
 
-        Reads a stage bundle as the Slovenian Mountain Bike Route publishes it — a folder with Etapa N.gpx
-        (one stage's track), KT.gpx (control points), Etape.json ([{name, href, desc, category}] in stage
-        order) and KT.json ([{naziv, zig}]: a control point and where its stamp is); the JSON files may be
-        missing — and writes into OUTDIR, for every stage N in numeric order (stage 10 after stage 9):
-        stage-N.geojson (the track and its control points), stage-N.gpx, stage-N-profile.svg and
-        stage-N-map.svg; for the whole route: route.geojson, route-map.svg, stages.csv, stages.json and
-        index.html, one self-contained page (inline SVG and CSS, no script, no network) that opens from a
-        phone's storage where there is no signal.
+        Reads a stage bundle as the Slovenian Mountain Bike Route's backend serves it — a ZIP named after
+        the date of the route's data (ZIP_03-09-2019.zip), or a folder — with Etapa_N.gpx or Etapa N.gpx
+        (one stage's track), KT.gpx (control points), etape.json ([{name, href, desc, category, file}]) and
+        kt.json ([{zapSt, naziv, naslov, zig}]: number, name, address and where the stamp is); names in any
+        case, the JSON files optional. The files may sit in one folder inside the ZIP; what macOS adds to a
+        ZIP is ignored; a ZIP or folder holding dated ZIPs opens the newest. An archive that would expand
+        past 512 MiB is refused.
+
+        Writes into OUTDIR, for every stage N in numeric order (stage 10 after stage 9): stage-N.geojson
+        (the track and its control points), stage-N.gpx, stage-N-profile.svg and stage-N-map.svg; for the
+        whole route: route.geojson, route-map.svg, stages.csv, stages.json and index.html, one
+        self-contained page (inline SVG and CSS, no script, no network) that opens from a phone's storage
+        where there is no signal: the bundle's date, every stage with its name, category, link and
+        description (figures it leaves empty filled in from the track), numbers, profile and map, and its
+        control points with their numbers, addresses and stamps.
 
         A control point belongs to the stage whose track passes nearest to it, within --max-distance; it is
-        placed in order along that stage. A stage that fails to read, missing JSON files and control points
-        far from every stage are reported once each and the rest is still written (exit 0); when no stage
-        can be read, the exit status is 65.
+        placed in order along that stage. kt.json entries are paired with the waypoints of KT.gpx in route
+        order by their names; an entry without a waypoint is listed without a position. A stage that fails
+        to read, missing JSON files and control points far from every stage are reported once each and the
+        rest is still written (exit 0); when no stage can be read, the exit status is 65.
 
         Options:
           -o, --output OUTDIR   The folder to write (created if missing; files in it are replaced).
@@ -33,11 +41,12 @@ struct StagesCommand: Command {
           -h, --help            Show this help.
 
         Examples:
+          routekit stages ZIP_03-09-2019.zip -o stkp-offline/
           routekit stages data/stkp -o out/
           routekit stages ~/stkp --clubrooms data/clubrooms/clubrooms.xml --radius 5km -o stkp-offline/
 
-        Exit status: 0 done (perhaps with warnings), 64 wrong usage, 65 nothing could be built, 66 the
-        bundle cannot be read, 73 the output cannot be written.
+        Exit status: 0 done (perhaps with warnings), 64 wrong usage, 65 nothing could be built or the
+        archive is damaged or too large, 66 the bundle cannot be opened, 73 the output cannot be written.
 
         """
 
@@ -52,7 +61,7 @@ struct StagesCommand: Command {
         while let word = arguments.next() {
             switch word {
             case .positional(let path):
-                guard bundle == nil else { throw CLIError.usage("stages takes one bundle folder; '\(path)' is a second one") }
+                guard bundle == nil else { throw CLIError.usage("stages takes one bundle (a folder or a ZIP); '\(path)' is a second one") }
                 bundle = path
             case let .option(name, inline):
                 switch name {
@@ -68,7 +77,7 @@ struct StagesCommand: Command {
     }
 
     func validate() throws {
-        guard bundle != nil else { throw CLIError.usage("no bundle; give the folder with the Etapa N.gpx files") }
+        guard bundle != nil else { throw CLIError.usage("no bundle; give the ZIP or the folder with the Etapa N.gpx files") }
         guard let output, output != "-" else { throw CLIError.usage("say where to write with -o OUTDIR (a folder)") }
     }
 
