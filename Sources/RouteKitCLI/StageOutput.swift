@@ -133,7 +133,7 @@ enum StageOutput {
     /// The line that says which release of the route's data this is.
     private static func dateLine(_ data: StageBundle) -> String {
         guard let date = data.date else { return "" }
-        return "<p class=\"date\">Route data of <time datetime=\"\(date.iso)\">\(date.text)</time> (\(date.iso))</p>\n"
+        return "<p class=\"date\">Route data of <time datetime=\"\(date.iso)\">\(date.text)</time> <span class=\"iso\">(\(date.iso))</span></p>\n"
     }
 
     /// A control point in a list: number, name, where along the stage, address and stamp.
@@ -149,6 +149,8 @@ enum StageOutput {
                      nearby: [[(Clubroom, TrackCorridor.Match)]], radius: Double) -> String {
         func km(_ m: Double) -> String { StatsFormatter.fixed(m / 1000, 1) + " km" }
         func metres(_ m: Double?) -> String { m.map { StatsFormatter.grouped(Int($0.rounded())) + " m" } ?? "–" }
+        // Names that start with their number ("01: Ljubljana – …") are not numbered again.
+        let numberedNames = data.stages.allSatisfy { Int($0.name.prefix { $0.isASCII && $0.isNumber }) == $0.number }
         var h = """
             <!DOCTYPE html>
             <html lang="sl">
@@ -166,9 +168,9 @@ enum StageOutput {
             .totals { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .5rem; }
             .totals div { background: #fff; border: 1px solid #e5e0d3; border-radius: 6px; padding: .5rem .75rem; }
             .totals b { display: block; font-size: 1.3rem; }
-            nav ol { columns: 2 16rem; padding-left: 1.5rem; } .cat { color: #7a6f55; font-size: .9rem; } a { color: #1b5fa8; }
+            nav ol { columns: 2 16rem; padding-left: 1.5rem; } nav ol.numbered { list-style: none; padding-left: 0; } .cat { color: #7a6f55; font-size: .9rem; } a { color: #1b5fa8; }
             ul.kt li { margin: .2rem 0; } .measured { background: #eef4e6; border-bottom: 1px dotted #5a7d2a; padding: 0 .15rem; }
-            .date { font-size: 1.05rem; margin: .25rem 0; } .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
+            .date { font-size: 1.05rem; margin: .25rem 0; } .iso { white-space: nowrap; color: #666; } .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
             @media (max-width: 480px) { table { font-size: .85rem; } td, th { padding: .25rem .3rem; } }
             </style>
             </head>
@@ -183,7 +185,7 @@ enum StageOutput {
             <div><b>\(data.stages.reduce(0) { $0 + $1.controlPoints.count })</b>control points</div>
             </div>
             \(inline(routeMap))
-            <nav><h2 id="contents">Stages</h2><ol>
+            <nav><h2 id="contents">Stages</h2><ol\(numberedNames ? " class=\"numbered\"" : "")>
 
             """
         for stage in data.stages {

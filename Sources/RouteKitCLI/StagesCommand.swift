@@ -121,7 +121,7 @@ struct StagesCommand: Command {
             try write(profileSVG, to: "\(out)/stage-\(n)-profile.svg")
             let line = TrackMap.Line(track: stage.track, name: stage.name)
             let mapSVG = try TrackMap(width: 1000, height: 700).render(
-                title: stage.name, lines: [line], markers: stage.controlPoints.map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate) },
+                title: stage.name, lines: [line], markers: stage.controlPoints.map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate, number: $0.number) },
                 idPrefix: "stage-\(n)")
             try write(mapSVG, to: "\(out)/stage-\(n)-map.svg")
             return (profileSVG, mapSVG)
@@ -131,7 +131,7 @@ struct StagesCommand: Command {
         let lines = data.stages.map { TrackMap.Line(track: $0.track, name: $0.name) }
         let allPoints = data.stages.flatMap(\.controlPoints)
         let routeMap = try TrackMap(width: 1200, height: 800).render(
-            title: "The whole route", lines: lines, markers: allPoints.map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate) },
+            title: "The whole route", lines: lines, markers: allPoints.map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate, number: $0.number) },
             idPrefix: "route")
         try write(routeMap, to: "\(out)/route-map.svg")
         try StageOutput.writeGeoJSON(data.stages.map { ($0.track, $0.name) }, allPoints + data.unassigned, to: "\(out)/route.geojson")

@@ -25,9 +25,12 @@ public struct TrackMap {
     public struct Marker: Sendable {
         public var label: String
         public var coordinate: Coordinate
-        public init(label: String, coordinate: Coordinate) {
+        /// The number to show (a control point's own number); nil: its place in the list, from 1.
+        public var number: Int?
+        public init(label: String, coordinate: Coordinate, number: Int? = nil) {
             self.label = label
             self.coordinate = coordinate
+            self.number = number
         }
     }
 
@@ -126,17 +129,20 @@ public struct TrackMap {
             }
         }
         // Control points: numbered markers, names beside them where there is room.
-        var screenMarkers: [(Int, Marker, (Double, Double))] = []
+        var screenMarkers: [(labelShift: Int, Marker, (Double, Double))] = []
         for (n, (marker, p)) in zip(markers, projectedMarkers).enumerated() {
             guard let p else { continue }
             let s = screen(p)
-            svg.circle(x: s.0, y: s.1, radius: 8, attributes: "fill=\"#1b5fa8\" stroke=\"#fff\" stroke-width=\"1.5\"")
-            svg.text("\(n + 1)", x: s.0, y: s.1 + 3.5, attributes: "font-size=\"10\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\"")
-            labels.reserve(x: s.0, y: s.1, radius: 9)
-            screenMarkers.append((n, marker, s))
+            let number = String(marker.number ?? n + 1)
+            let wide = number.count > 2  // three digits need a larger circle and smaller type
+            svg.circle(x: s.0, y: s.1, radius: wide ? 9.5 : 8, attributes: "fill=\"#1b5fa8\" stroke=\"#fff\" stroke-width=\"1.5\"")
+            svg.text(number, x: s.0, y: s.1 + (wide ? 3 : 3.5),
+                     attributes: "font-size=\"\(wide ? "8.5" : "10")\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\"")
+            labels.reserve(x: s.0, y: s.1, radius: wide ? 10.5 : 9)
+            screenMarkers.append((wide ? 2 : 0, marker, s))
         }
-        for (_, marker, s) in screenMarkers {
-            labels.place(marker.label, x: s.0 + 4, y: s.1, attributes: "fill=\"#1b3f6b\"", into: &svg)
+        for (shift, marker, s) in screenMarkers {
+            labels.place(marker.label, x: s.0 + 4 + Double(shift), y: s.1, attributes: "fill=\"#1b3f6b\"", into: &svg)
         }
         // Clubrooms: small squares, labelled after the control points where room is left.
         var screenClubrooms: [(Marker, (Double, Double))] = []
