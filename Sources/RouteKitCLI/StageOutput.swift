@@ -116,7 +116,8 @@ enum StageOutput {
             text += values.map { $0 == "null" ? "" : $0 }.joined(separator: ",") + "\n"
         }
         for stage in data.stages {
-            row(String(stage.number), stage.name, stage.category, stage.href, stage.statistics, stage.controlPoints.map(\.name).joined(separator: "; "))
+            let points = stage.controlPoints.map { p in (p.number.map { "\($0). " } ?? "") + p.name }
+            row(String(stage.number), stage.name, stage.category, stage.href, stage.statistics, points.joined(separator: "; "))
         }
         row("", "total", nil, nil, total, "")
         return text

@@ -131,10 +131,9 @@ public struct StageBundle: Sendable {
         }
         // Without `file` fields and numbered names, the entries go with the stages in order.
         let located = entries.contains { $0["file"]?.string != nil || Self.leadingNumber($0["name"]?.string) != nil }
-        let numbers = files.keys.sorted()
-        return numbers.enumerated().map { position, number in
-            let entry = located ? entryOf[number] : (position < entries.count ? entries[position] : nil)
-            return (number, files[number] ?? "", entry)
+        return files.sorted { $0.key < $1.key }.enumerated().map { position, file in
+            let entry = located ? entryOf[file.key] : (position < entries.count ? entries[position] : nil)
+            return (file.key, file.value, entry)
         }
     }
 
