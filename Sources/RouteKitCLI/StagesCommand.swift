@@ -116,7 +116,9 @@ struct StagesCommand: Command {
             try copy(source.bytes(stage.fileName), to: "\(out)/stage-\(n).gpx")
             var named = stage.profile
             named.name = stage.name
-            let markers = stage.controlPoints.map { ProfileChart.Marker(label: $0.name, distanceMeters: $0.alongMeters) }
+            let markers = stage.controlPoints.map { p in
+                ProfileChart.Marker(label: (p.number.map { "\($0). " } ?? "") + p.name, distanceMeters: p.alongMeters)
+            }
             let profileSVG = ProfileChart(width: 1000, height: 360).render(named, markers: markers)
             try write(profileSVG, to: "\(out)/stage-\(n)-profile.svg")
             let line = TrackMap.Line(track: stage.track, name: stage.name)
