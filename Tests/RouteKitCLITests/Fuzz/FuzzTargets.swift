@@ -13,7 +13,8 @@ enum FuzzTarget: String, CaseIterable {
     /// GeoJSON (or anything else) through convert to GPX and the stats table.
     case geojson
     /// A clubroom catalog (SkautIS XML, CSV or GeoJSON, recognised from the content) searched the whole way
-    /// round the Earth, so that every clubroom read is also measured and written (as GeoJSON and as the table).
+    /// round the Earth, so that every clubroom read is also measured and written (as GeoJSON and as the table),
+    /// and filtered (by age, day and sex as CSV; by water scouts, unit and sex as the table).
     case catalog
     /// The position and radius parsers: the first line is `--at`, the second `--radius`, the rest a positions
     /// file for `--at-file`, against a catalog of one clubroom.
@@ -31,7 +32,13 @@ enum FuzzTarget: String, CaseIterable {
             commands = [["convert", path, "--to", "gpx", "-o", "/dev/null"], ["stats", path]]
         case .catalog:
             let path = FuzzInput.file(0, bytes)
-            commands = [["near", "--at", "50,14", "--radius", "20000km", "--format", "geojson", path], ["near", "--at", "50,14", "--radius", "20000km", path]]
+            commands = [
+                ["near", "--at", "50,14", "--radius", "20000km", "--format", "geojson", path],
+                ["near", "--at", "50,14", "--radius", "20000km", path],
+                // The filters over whatever was read: ages, days, sexes, water scouts, units.
+                ["near", "--at", "50,14", "--radius", "20000km", "--age", "9", "--day", "út", "--sex", "girls", "--format", "csv", path],
+                ["near", "--at", "50,14", "--radius", "20000km", "--water", "--unit", "621", "--sex", "boys", path],
+            ]
         case .position:
             let lines = bytes.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)
             let at = String(decoding: lines[0], as: UTF8.self)
