@@ -12,6 +12,7 @@ public struct ScoutUnit: Hashable, Sendable {
     /// The unit's recruitment text (SkautIS `Advertising_Note`).
     public var advertisingNote: String?
 
+    /// A unit with what the catalog says of it.
     public init(id: String? = nil, name: String, registrationNumber: String? = nil, isWater: Bool? = nil,
                 advertisingNote: String? = nil) {
         self.id = id
@@ -31,7 +32,12 @@ public struct ScoutUnit: Hashable, Sendable {
 
 /// Who an advertising category is for (SkautIS `AdvertisingCategory_ID_Sex`).
 public enum Sex: String, CaseIterable, Sendable {
-    case boys, girls, mixed
+    /// Boys only (`male`).
+    case boys
+    /// Girls only (`female`).
+    case girls
+    /// Boys and girls (any other code).
+    case mixed
 
     /// Reads a sex code: `male` (also `boys`, `chlapci`, `kluci`) is boys, `female` (also `girls`, `dívky`,
     /// `holky`) is girls, any other value (`mixed`, `both`, `koedukovaný`…) is mixed; any case.
@@ -71,6 +77,7 @@ public struct AdvertisingCategory: Hashable, Sendable {
     /// A note on the category.
     public var note: String?
 
+    /// A category; ages in whole years.
     public init(id: String? = nil, ageFrom: Int? = nil, ageTo: Int? = nil, sex: Sex? = nil, sexName: String? = nil,
                 note: String? = nil) {
         self.id = id
@@ -110,6 +117,7 @@ public struct Meeting: Hashable, Sendable {
     /// The age and sex categories the meeting is for, each once.
     public var categories: [AdvertisingCategory]
 
+    /// A meeting with what the catalog says of it.
     public init(
         id: String? = nil, unit: ScoutUnit? = nil, weekday: Weekday? = nil, weekdayName: String? = nil,
         timeFrom: MeetingTime? = nil, timeTo: MeetingTime? = nil, periodicity: String? = nil,
@@ -155,6 +163,7 @@ public struct Clubroom: Hashable, Sendable {
     /// Description and notes (SkautIS `Realty_Description`, `Realty_Note`, `Occupation_Note`).
     public var description: String?
     public var note: String?
+    /// A note on the unit's use of the place (SkautIS `Occupation_Note`).
     public var occupationNote: String?
     /// The units that recruit here, each once.
     public var units: [ScoutUnit] = []

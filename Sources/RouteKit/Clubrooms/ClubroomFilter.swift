@@ -17,6 +17,7 @@ public struct ClubroomFilter: Hashable, Sendable {
     /// Only water scout units.
     public var waterOnly = false
 
+    /// A filter; every criterion left out (nil, false) takes everything.
     public init(unit: String? = nil, age: Int? = nil, weekday: Weekday? = nil, sex: Sex? = nil, waterOnly: Bool = false) {
         self.unit = unit
         self.age = age

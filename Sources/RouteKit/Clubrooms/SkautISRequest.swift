@@ -20,9 +20,10 @@ public struct SkautISRequest: Sendable {
 
     /// Where to search from; nil to ask by unit only.
     public var position: Coordinate?
-    /// The search radius in metres, sent as `Distance` in whole metres (rounded up). The service's own
-    /// description does not name the unit; metres are the safe reading: were the service to read
-    /// kilometres, its answer would only be larger, and `routekit near` applies the exact radius itself.
+    /// The search radius in metres, sent as `Distance` in whole metres (rounded up). `Distance` is an
+    /// integer whose unit the service's published descriptions do not state; metres are the safe reading:
+    /// were the service to read kilometres, its answer would only be larger, and `routekit near` applies the
+    /// exact radius itself.
     public var radiusMeters: Double
     /// The registration number of the unit asked for (`621.03`), named in a comment beside `ID_Unit`.
     public var unitNumber: String?

@@ -40,13 +40,16 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
         return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
     }
 
+    /// Earlier first.
     public static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.minutesSinceMidnight < b.minutesSinceMidnight }
 }
 
 /// A meeting's start or end as the catalog gave it: a time of day when it could be read, else the text
 /// as written (never lost, never a crash).
 public enum MeetingTime: Hashable, Sendable, CustomStringConvertible {
+    /// A time that could be read.
     case time(TimeOfDay)
+    /// The text as written, when it could not be read as a time.
     case unreadable(String)
 
     /// Reads `text` with ``TimeOfDay/init(parsing:)``; what cannot be read is kept as written.

@@ -27,6 +27,7 @@ public enum Weekday: Int, CaseIterable, Comparable, Sendable {
         ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][rawValue - 1]
     }
 
+    /// Monday first.
     public static func < (a: Weekday, b: Weekday) -> Bool { a.rawValue < b.rawValue }
 
     private static let byName: [String: Weekday] = {
