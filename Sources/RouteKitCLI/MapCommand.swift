@@ -22,6 +22,7 @@ struct MapCommand: Command {
           --clubrooms CATALOG   Also mark the clubrooms (SkautIS XML, CSV or GeoJSON) within --radius of a
                                 track.
           --radius R            For --clubrooms, with a unit: 5km (default).
+        \(ClubroomFilterOptions.help)
           --projection P        tmerc (default: a transverse Mercator centred on the data) or webmercator
                                 (as web maps draw it).
           --size WxH            Size in pixels, for example 1200x800 (default).
@@ -34,6 +35,7 @@ struct MapCommand: Command {
           routekit map "Etapa 1.gpx" --waypoints KT.gpx -o etapa-1-map.svg
           routekit map data/stkp/Etapa*.gpx --size 1600x1000 --title "Sample route" -o route-map.svg
           routekit map stage.gpx --clubrooms data/clubrooms/clubrooms.xml --radius 3km -o stage-map.svg
+          routekit map stage.gpx --clubrooms clubrooms.xml --age 10 --day wed -o stage-map.svg
 
         Exit status: 0 done, 64 wrong usage, 65 bad data, 66 an input cannot be read, 73 the output
         cannot be written.
@@ -45,6 +47,7 @@ struct MapCommand: Command {
     var maxDistance = 200.0
     var clubrooms: [String] = []
     var radius = 5_000.0
+    var filter = ClubroomFilter()
     var projection = MapProjection.Kind.transverseMercator
     var width = 1200.0
     var height = 800.0
@@ -80,7 +83,10 @@ struct MapCommand: Command {
                 case "--title": title = try arguments.value(for: name, inline: inline)
                 case "-o", "--output": output = try arguments.value(for: name, inline: inline)
                 case "-q", "--quiet": quiet = true
-                default: throw CLIError.usage("unknown option '\(name)'")
+                default:
+                    guard try ClubroomFilterOptions.take(name, inline: inline, from: &arguments, into: &filter) else {
+                        throw CLIError.usage("unknown option '\(name)'")
+                    }
                 }
             }
         }
@@ -127,7 +133,7 @@ struct MapCommand: Command {
         }
         var rooms: [TrackMap.Marker] = []
         if !clubrooms.isEmpty {
-            let catalog = try ClubroomCatalog.read(paths: clubrooms)
+            let catalog = try ClubroomCatalog.read(paths: clubrooms).filtered(by: filter)
             let coordinates = catalog.clubrooms.map(\.coordinate)
             let index = GeodesicIndex(coordinates)
             var found = Set<Int>()

@@ -9,6 +9,7 @@ struct NearCommand: Command {
         Usage: routekit near --at LAT,LON [--radius 60km] [options] CATALOG... [-o OUT]
                routekit near --at-file POSITIONS [--radius 60km] [options] CATALOG...
                routekit near --along TRACK.gpx --radius 5km [options] CATALOG...
+               routekit near --skautis-request --at LAT,LON [--radius 60km] [--unit NUMBER] > request.xml
 
         Finds the clubrooms within a radius of a position, exactly on the WGS84 ellipsoid (a clubroom is
         listed if and only if its geodesic distance is at most the radius), nearest first, each with its
@@ -16,7 +17,10 @@ struct NearCommand: Command {
         meet. Catalogs are SkautIS AdvertisingSummary XML (the saved SOAP response or just its records),
         CSV with a header (comma, semicolon or tab; decimal commas; UTF-8 or Windows-1250) or GeoJSON
         Points; the format is recognised from the content. Records of one place (the same Realty_ID) are
-        one clubroom. Records without usable coordinates are left out with one warning that counts them.
+        one clubroom; its records are grouped by meeting (MeetingDate_ID) and, within a meeting, by age and
+        sex category, so each meeting is listed once with its ages and sexes. Times are shown as 16:30–18:00
+        (SkautIS sends PT16H30M), days by their Czech name, water scouts marked. Records without usable
+        coordinates are left out with one warning that counts them.
 
         Options:
           --at POSITION         Where to search from: 49.1951,16.6068 or "49.1951, 16.6068" or
@@ -28,14 +32,17 @@ struct NearCommand: Command {
                                 closest, in order along the track.
           --radius R            With a unit: 60km (default), 500m. A bare number is refused: other tools
                                 read it as miles.
-          --unit NUMBER         Only clubrooms of this unit and its child units (registration number
-                                621.03 covers 621.03.01, not 621.031).
+        \(ClubroomFilterOptions.help)
           --limit N             At most N clubrooms per position, the nearest.
           --format F            table (default), geojson, csv or svg (a map of the position, the
                                 geodesic circle of the radius, the clubrooms labelled, a scale bar;
                                 with --at only).
           --lat-column NAME     The CSV column with latitudes, when its name is unusual.
           --lon-column NAME     The CSV column with longitudes.
+          --skautis-request     Print the SOAP request for the SkautIS AdvertisingSummary service that asks
+                                for the clubrooms within --radius of --at (and of --unit's unit), to
+                                send with curl (see the README); no catalog is read. Replace the
+                                placeholders for ID_Application and ID_Login (and ID_Unit) first.
           -o, --output FILE     Write to FILE (atomically) instead of standard output.
           -v, --verbose         Print how long reading, indexing and searching took, on standard error.
           --exhaustive          Measure every clubroom instead of using the spatial index (slow; for
@@ -45,9 +52,11 @@ struct NearCommand: Command {
 
         Examples:
           routekit near --at 49.1951,16.6068 data/clubrooms/clubrooms.xml
+          routekit near --at 49.1951,16.6068 --radius 10km --age 9 --day út --sex girls clubrooms.xml
           routekit near --at "50.0755 14.4378" --radius 10km --unit 111 --format geojson clubrooms.csv
           routekit near --at-file our-units.csv --radius 60km --format csv clubrooms.xml -o nearby.csv
           routekit near --along "Etapa 1.gpx" --radius 5km data/clubrooms/clubrooms.xml
+          routekit near --skautis-request --at 49.1951,16.6068 --radius 20km -o request.xml
 
         Exit status: 0 done, 64 wrong usage, 65 bad data (or no usable clubroom), 66 an input cannot be
         read, 73 the output cannot be written.
@@ -62,7 +71,8 @@ struct NearCommand: Command {
     var atFile: String?
     var along: String?
     var radius = 60_000.0
-    var unit: String?
+    var filter = ClubroomFilter()
+    var skautISRequest = false
     var limit: Int?
     var format = Format.table
     var columns = CSVCatalogReader.Columns()
@@ -88,12 +98,7 @@ struct NearCommand: Command {
                 case "--at-file": atFile = try arguments.value(for: name, inline: inline)
                 case "--along": along = try arguments.value(for: name, inline: inline)
                 case "--radius": radius = try Units.length(try arguments.value(for: name, inline: inline), option: name)
-                case "--unit":
-                    let value = try arguments.value(for: name, inline: inline).trimmingSpaces()
-                    guard !value.isEmpty, value.allSatisfy({ $0.isNumber || $0 == "." }), !value.hasSuffix("."), !value.hasPrefix(".") else {
-                        throw CLIError.usage("--unit takes a registration number like 621 or 621.03, not '\(value)'")
-                    }
-                    unit = value
+                case "--skautis-request": skautISRequest = true
                 case "--limit":
                     let value = try arguments.value(for: name, inline: inline)
                     guard let n = Int(value), n > 0 else { throw CLIError.usage("--limit takes a positive whole number, not '\(value)'") }
@@ -110,13 +115,24 @@ struct NearCommand: Command {
                 case "-q", "--quiet": quiet = true
                 case "--exhaustive": exhaustive = true
                 case "-v", "--verbose": verbose = true
-                default: throw CLIError.usage("unknown option '\(name)'")
+                default:
+                    guard try ClubroomFilterOptions.take(name, inline: inline, from: &arguments, into: &filter) else {
+                        throw CLIError.usage("unknown option '\(name)'")
+                    }
                 }
             }
         }
     }
 
     func validate() throws {
+        if skautISRequest {
+            guard atFile == nil, along == nil else { throw CLIError.usage("--skautis-request asks about one position: use --at (or --unit alone)") }
+            guard at != nil || filter.unit != nil else {
+                throw CLIError.usage("--skautis-request needs --at LAT,LON (with --radius), --unit NUMBER, or both")
+            }
+            guard catalogs.isEmpty else { throw CLIError.usage("--skautis-request writes a request and reads no catalog; leave out '\(catalogs[0])'") }
+            return
+        }
         let places = [at != nil, atFile != nil, along != nil].filter { $0 }.count
         guard places == 1 else {
             throw CLIError.usage(places == 0 ? "say where to search from: --at LAT,LON, --at-file FILE or --along TRACK"
@@ -153,6 +169,7 @@ struct NearCommand: Command {
     }
 
     func run(console: Console) throws -> ExitCode {
+        if skautISRequest { return try writeSkautISRequest(console: console) }
         let started = Clock.seconds()
         let positions = along == nil ? try queries() : []
         let catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns)
@@ -161,9 +178,9 @@ struct NearCommand: Command {
         guard !rooms.isEmpty else {
             throw CLIError.data("no usable clubroom in \(catalogs.joined(separator: ", "))")
         }
-        if let unit {
-            rooms = rooms.filter { $0.units.contains { $0.belongs(to: unit) } }
-            if rooms.isEmpty && !quiet { console.warning("no clubroom of unit \(unit) or its child units in the catalogs") }
+        if !filter.isEmpty {
+            rooms = filter.apply(to: rooms)
+            if rooms.isEmpty && !quiet { console.warning("no clubroom in the catalogs passes \(Self.describe(filter))") }
         }
         let coordinates = rooms.map(\.coordinate)
         if let along { return try runAlong(along, rooms: rooms, coordinates: coordinates, console: console) }
@@ -193,7 +210,7 @@ struct NearCommand: Command {
         case .csv: NearFormatter.csv(results, rooms, into: &buffer)
         case .svg:
             // The same renderer as `routekit map`, with the search drawn on it.
-            let places = results.flatMap { $0.matches.map { TrackMap.Marker(label: rooms[$0.index].name, coordinate: rooms[$0.index].coordinate) } }
+            let places = results.flatMap { $0.matches.map { TrackMap.Marker(label: NearFormatter.label(rooms[$0.index]), coordinate: rooms[$0.index].coordinate) } }
             let count = places.count
             do {
                 buffer.append(string: try TrackMap(width: 900, height: 900).render(
@@ -230,6 +247,29 @@ struct NearCommand: Command {
         }
         try console.write(&buffer, to: output)
         return .success
+    }
+
+    /// `--skautis-request`: the SOAP request, and on standard error how to send it.
+    func writeSkautISRequest(console: Console) throws -> ExitCode {
+        let request = SkautISRequest(position: at, radiusMeters: radius, unitNumber: filter.unit)
+        var buffer = ByteBuffer(capacity: 2048)
+        buffer.append(string: request.xml())
+        try console.write(&buffer, to: output)
+        if !quiet {
+            let file = output ?? "request.xml"
+            console.note("routekit: replace \(SkautISRequest.applicationPlaceholder) and \(SkautISRequest.loginPlaceholder)"
+                + (filter.unit == nil ? "" : " and \(SkautISRequest.unitPlaceholder)") + " in the request, then send it:\n"
+                + "  curl -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: \"\(SkautISRequest.soapAction)\"' "
+                + "--data @\(file) \(SkautISRequest.endpoint) > clubrooms.xml\n"
+                + "  routekit near --at LAT,LON clubrooms.xml")
+        }
+        return .success
+    }
+
+    /// The filter in words, for a warning: "unit 621.03, age 9, Tuesday, girls, water scouts".
+    static func describe(_ filter: ClubroomFilter) -> String {
+        [filter.unit.map { "unit \($0) (or its child units)" }, filter.age.map { "age \($0)" }, filter.weekday?.englishName,
+         filter.sex.map { "\($0.rawValue) (or mixed)" }, filter.waterOnly ? "water scouts" : nil].compactMap { $0 }.joined(separator: ", ")
     }
 
     func reportSkipped(_ catalog: ClubroomCatalog, console: Console) {

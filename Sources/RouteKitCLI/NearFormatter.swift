@@ -4,16 +4,46 @@ import RouteKit
 enum NearFormatter {
     typealias Results = [(query: NearCommand.Query, matches: [GeodesicIndex.Match])]
 
+    /// The meetings in one line, `; ` between them: `Vlci: úterý 16:30–18:00 (každý týden), ages 7–11 chlapci /
+    /// 12–15 dívky, water scouts` (the unit named when several meet there).
     static func meetings(_ room: Clubroom) -> String {
-        room.meetings.map { m in
-            var parts: [String] = []
-            if let unit = m.unit?.name, room.units.count > 1 { parts.append(unit + ":") }
-            if let day = m.weekday { parts.append(day) }
-            if let from = m.timeFrom { parts.append(from + (m.timeTo.map { "–" + $0 } ?? "")) }
-            if let a = m.ageFrom { parts.append("ages \(a)" + (m.ageTo.map { "–\($0)" } ?? "+")) }
-            if let p = m.periodicity { parts.append("(\(p))") }
-            return parts.joined(separator: " ")
-        }.joined(separator: "; ")
+        room.meetings.map { meeting($0, namingUnit: room.units.count > 1) }.joined(separator: "; ")
+    }
+
+    static func meeting(_ m: Meeting, namingUnit: Bool) -> String {
+        var parts: [String] = []
+        if namingUnit, let unit = m.unit?.name { parts.append(unit + ":") }
+        if let day = m.dayName { parts.append(day) }
+        if let times = m.times { parts.append(times) }
+        if let p = m.periodicity { parts.append("(\(p))") }
+        var text = parts.joined(separator: " ")
+        let categories = m.categories.map(category).filter { !$0.isEmpty }
+        if !categories.isEmpty {
+            let aged = m.categories.contains { $0.ageFrom != nil || $0.ageTo != nil }
+            text += (text.isEmpty ? "" : ", ") + (aged ? "ages " : "") + categories.joined(separator: " / ")
+        }
+        if m.isWater { text += (text.isEmpty ? "" : ", ") + "water scouts" }
+        return text
+    }
+
+    /// `7–11 chlapci`, `7+`, `up to 11 girls`, `mixed`.
+    static func category(_ c: AdvertisingCategory) -> String {
+        var parts: [String] = []
+        switch (c.ageFrom, c.ageTo) {
+        case let (from?, to?): parts.append("\(from)–\(to)")
+        case let (from?, nil): parts.append("\(from)+")
+        case let (nil, to?): parts.append("up to \(to)")
+        case (nil, nil): break
+        }
+        if let sex = c.sexName ?? c.sex?.rawValue { parts.append(sex) }
+        return parts.joined(separator: " ")
+    }
+
+    /// A clubroom's label on a map: its name and its first meeting's day and times.
+    static func label(_ room: Clubroom) -> String {
+        guard let first = room.meetings.first, first.dayName != nil || first.times != nil else { return room.name }
+        let when = [first.dayName, first.times].compactMap { $0 }.joined(separator: " ")
+        return "\(room.name) (\(when)\(room.meetings.count > 1 ? " …" : ""))"
     }
 
     /// Five columns: two numbers right-aligned, name and address cut to fit, the meetings as they are.
@@ -87,11 +117,12 @@ enum NearFormatter {
                     JSONOut.string(GeodesicIndex.compassPoint(m.bearingDegrees), &b)
                 }
                 for (key, value) in [("type", room.type), ("street", room.street), ("city", room.city), ("postcode", room.postcode),
-                                     ("description", room.description), ("note", room.note)] {
+                                     ("description", room.description), ("note", room.note), ("occupation_note", room.occupationNote)] {
                     guard let value else { continue }
                     b.append(string: ",\"\(key)\":")
                     JSONOut.string(value, &b)
                 }
+                b.append(string: ",\"water_scouts\":\(room.isWater)")
                 b.append(",\"units\":[")
                 for (i, u) in room.units.enumerated() {
                     if i > 0 { b.append(0x2C) }
@@ -100,17 +131,7 @@ enum NearFormatter {
                 b.append("],\"meetings\":[")
                 for (i, meeting) in room.meetings.enumerated() {
                     if i > 0 { b.append(0x2C) }
-                    b.append("{\"unit\":")
-                    if let name = meeting.unit?.name { JSONOut.string(name, &b) } else { b.append("null") }
-                    for (key, value) in [("weekday", meeting.weekday), ("time_from", meeting.timeFrom), ("time_to", meeting.timeTo),
-                                         ("periodicity", meeting.periodicity), ("sex", meeting.sex), ("note", meeting.note)] {
-                        guard let value else { continue }
-                        b.append(string: ",\"\(key)\":")
-                        JSONOut.string(value, &b)
-                    }
-                    if let a = meeting.ageFrom { b.append(string: ",\"age_from\":\(a)") }
-                    if let a = meeting.ageTo { b.append(string: ",\"age_to\":\(a)") }
-                    b.append(0x7D)
+                    meetingJSON(meeting, &b)
                 }
                 b.append(0x5D)
                 if many {
@@ -134,7 +155,48 @@ enum NearFormatter {
             b.append(",\"id\":")
             JSONOut.string(id, &b)
         }
+        if let water = u.isWater { b.append(string: ",\"water_scouts\":\(water)") }
+        if let note = u.advertisingNote {
+            b.append(",\"note\":")
+            JSONOut.string(note, &b)
+        }
         b.append(0x7D)
+    }
+
+    /// `{"id", "unit", "weekday" (as shown), "weekday_iso" (1–7), "time_from", "time_to" (`16:30`, or as
+    /// written), "periodicity", "water_scouts", "categories": [{"id", "age_from", "age_to", "sex" (boys, girls,
+    /// mixed), "sex_name", "note"}]}`, members without a value left out.
+    static func meetingJSON(_ meeting: Meeting, _ b: inout ByteBuffer) {
+        func member(_ key: String, _ value: String?) {
+            guard let value else { return }
+            b.append(string: ",\"\(key)\":")
+            JSONOut.string(value, &b)
+        }
+        b.append("{\"unit\":")
+        if let name = meeting.unit?.name { JSONOut.string(name, &b) } else { b.append("null") }
+        member("id", meeting.id)
+        member("weekday", meeting.dayName)
+        if let day = meeting.weekday { b.append(string: ",\"weekday_iso\":\(day.rawValue)") }
+        member("time_from", meeting.timeFrom?.description)
+        member("time_to", meeting.timeTo?.description)
+        member("periodicity", meeting.periodicity)
+        b.append(string: ",\"water_scouts\":\(meeting.isWater),\"categories\":[")
+        for (k, c) in meeting.categories.enumerated() {
+            b.append(k > 0 ? ",{" : "{")
+            var first = true
+            func open(_ key: String) {
+                b.append(string: (first ? "" : ",") + "\"\(key)\":")
+                first = false
+            }
+            if let id = c.id { open("id"); JSONOut.string(id, &b) }
+            if let a = c.ageFrom { open("age_from"); b.append(string: "\(a)") }
+            if let a = c.ageTo { open("age_to"); b.append(string: "\(a)") }
+            if let sex = c.sex { open("sex"); JSONOut.string(sex.rawValue, &b) }
+            if let name = c.sexName { open("sex_name"); JSONOut.string(name, &b) }
+            if let note = c.note { open("note"); JSONOut.string(note, &b) }
+            b.append(0x7D)
+        }
+        b.append("]}")
     }
 
 
@@ -160,7 +222,7 @@ enum NearFormatter {
     }
 
     static func csv(_ results: Results, _ rooms: [Clubroom], into b: inout ByteBuffer) {
-        b.append("query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,units,meetings\n")
+        b.append("query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,units,meetings,water_scouts\n")
         for result in results {
             for m in result.matches {
                 csvRow(result.query.label, rooms[m.index], distance: m.distanceMeters, into: &b) { b in
@@ -173,7 +235,7 @@ enum NearFormatter {
     }
 
     static func alongCSV(_ matches: [TrackCorridor.Match], _ rooms: [Clubroom], label: String, into b: inout ByteBuffer) {
-        b.append("query,id,name,latitude,longitude,distance_m,along_m,street,city,postcode,units,meetings\n")
+        b.append("query,id,name,latitude,longitude,distance_m,along_m,street,city,postcode,units,meetings,water_scouts\n")
         for m in matches {
             csvRow(label, rooms[m.index], distance: m.distanceMeters, into: &b) { b in
                 DecimalText.append(m.alongMeters, precision: 3, to: &b)
@@ -181,7 +243,7 @@ enum NearFormatter {
         }
     }
 
-    /// One CSV row: query, id, name, position, distance, the caller's own columns, address, units, meetings.
+    /// One CSV row: query, id, name, position, distance, the caller's own columns, address, units, meetings, water.
     static func csvRow(_ query: String, _ room: Clubroom, distance: Double, into b: inout ByteBuffer,
                        middle: (inout ByteBuffer) -> Void) {
         b.append(string: StatsFormatter.quote(query))
@@ -207,6 +269,6 @@ enum NearFormatter {
         }
         b.append(0x2C)
         if !room.meetings.isEmpty { b.append(string: StatsFormatter.quote(meetings(room))) }
-        b.append(0x0A)
+        b.append(string: room.isWater ? ",true\n" : ",false\n")
     }
 }

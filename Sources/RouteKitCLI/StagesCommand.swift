@@ -37,6 +37,7 @@ struct StagesCommand: Command {
           --clubrooms CATALOG   Also list, per stage, the clubrooms near its track (SkautIS XML, CSV or
                                 GeoJSON), within --radius.
           --radius R            For --clubrooms, with a unit: 5km (default).
+        \(ClubroomFilterOptions.help)
           -q, --quiet           Do not print warnings.
           -h, --help            Show this help.
 
@@ -55,6 +56,7 @@ struct StagesCommand: Command {
     var maxDistance = 200.0
     var clubrooms: [String] = []
     var radius = 5_000.0
+    var filter = ClubroomFilter()
     var quiet = false
 
     init(arguments: inout Arguments) throws {
@@ -70,7 +72,10 @@ struct StagesCommand: Command {
                 case "--clubrooms": clubrooms.append(try arguments.value(for: name, inline: inline))
                 case "--radius": radius = try Units.length(try arguments.value(for: name, inline: inline), option: name)
                 case "-q", "--quiet": quiet = true
-                default: throw CLIError.usage("unknown option '\(name)'")
+                default:
+                    guard try ClubroomFilterOptions.take(name, inline: inline, from: &arguments, into: &filter) else {
+                        throw CLIError.usage("unknown option '\(name)'")
+                    }
                 }
             }
         }
@@ -96,7 +101,7 @@ struct StagesCommand: Command {
 
         var nearby: [[(Clubroom, TrackCorridor.Match)]] = Array(repeating: [], count: data.stages.count)
         if !clubrooms.isEmpty {
-            let catalog = try ClubroomCatalog.read(paths: clubrooms)
+            let catalog = try ClubroomCatalog.read(paths: clubrooms).filtered(by: filter)
             let rooms = catalog.clubrooms
             let coordinates = rooms.map(\.coordinate)
             let index = GeodesicIndex(coordinates)

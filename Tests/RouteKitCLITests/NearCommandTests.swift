@@ -107,3 +107,126 @@ import Testing
         #expect(many.status == 64)
     }
 }
+
+/// `near` with the filters, on a SkautIS response in the real shape: 401 Lužánky (Kamzíci: Tuesday boys and
+/// girls 7–11, Thursday boys and mixed 11–15), 402 Komárov (Racek, water scouts: Saturday girls 10–15).
+@Suite struct NearFilterTests {
+    static let fixture = CLI.fixture("skautis-advertising-summary.xml")
+    static let brno = ["near", "--at", "49.1951,16.6068", "--radius", "10km", "-q"]
+
+    func ids(_ filters: [String]) throws -> [String] {
+        let run = try CLI.run(Self.brno + filters + ["--format", "csv", Self.fixture])
+        #expect(run.status == 0, "\(run.standardError)")
+        // The query (quoted, with its comma) is the first two fields.
+        return run.standardOutput.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[2]) }
+    }
+
+    @Test func eachFilterAndTheirCombination() throws {
+        #expect(try ids([]) == ["401", "402"])
+        #expect(try ids(["--age", "8"]) == ["401"])
+        #expect(try ids(["--age", "12"]) == ["401", "402"])
+        #expect(try ids(["--day", "so"]) == ["402"])
+        #expect(try ids(["--day", "ČT"]) == ["401"])
+        #expect(try ids(["--day", "tuesday"]) == ["401"])
+        #expect(try ids(["--day", "sun"]) == [])
+        #expect(try ids(["--sex", "girls"]) == ["401", "402"])
+        #expect(try ids(["--sex", "girls", "--age", "12"]) == ["401", "402"])  // Thursday's mixed 11–15 takes her too
+        #expect(try ids(["--sex", "girls", "--age", "12", "--day", "čt"]) == ["401"])
+        #expect(try ids(["--sex", "boys", "--age", "8", "--day", "čt"]) == [])  // Thursday is for 11–15
+        #expect(try ids(["--sex", "boys", "--day", "sat"]) == [])  // Saturday is for girls
+        #expect(try ids(["--water"]) == ["402"])
+        #expect(try ids(["--water", "--unit", "621.05.01"]) == [])
+        #expect(try ids(["--unit", "621.05.01", "--sex", "male"]) == ["401"])
+    }
+
+    @Test func theTableShowsOnlyTheMeetingsThatPass() throws {
+        let run = try CLI.run(Self.brno + ["--day", "ut", Self.fixture])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("úterý 16:30–18:00 (každý týden), ages 7–11 chlapci / 7–11 dívky"))
+        #expect(!run.standardOutput.contains("čtvrtek"))
+        let water = try CLI.run(Self.brno + ["--water", Self.fixture])
+        #expect(water.standardOutput.contains("sobota 09:05–12:00 (každý týden), ages 10–15 dívky, water scouts"))
+        let none = try CLI.run(["near", "--at", "49.1951,16.6068", "--day", "ne", Self.fixture])
+        #expect(none.status == 0 && none.standardError.contains("no clubroom in the catalogs passes Sunday"))
+    }
+
+    @Test func theGeoJSONCarriesTheCategoriesThatPass() throws {
+        let run = try CLI.run(Self.brno + ["--sex", "girls", "--format", "geojson", Self.fixture])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let features = try #require(json["features"] as? [[String: Any]])
+        let first = try #require(features.first?["properties"] as? [String: Any])
+        #expect(first["water_scouts"] as? Bool == false)
+        let meetings = try #require(first["meetings"] as? [[String: Any]])
+        #expect(meetings.map { $0["id"] as? String } == ["8101", "8102"])
+        #expect(meetings[0]["weekday"] as? String == "úterý" && meetings[0]["weekday_iso"] as? Int == 2)
+        #expect(meetings[0]["time_from"] as? String == "16:30" && meetings[0]["time_to"] as? String == "18:00")
+        let categories = try #require(meetings[0]["categories"] as? [[String: Any]])
+        #expect(categories.map { $0["sex"] as? String } == ["girls"])
+        #expect(categories.first?["sex_name"] as? String == "dívky" && categories.first?["age_from"] as? Int == 7)
+        let second = try #require(features.last?["properties"] as? [String: Any])
+        #expect(second["water_scouts"] as? Bool == true)
+        // What near writes, near reads back: the same answer again.
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let saved = folder.appendingPathComponent("near.geojson")
+        try Data(run.standardOutput.utf8).write(to: saved)
+        let again = try CLI.run(Self.brno + ["--format", "geojson", saved.path])
+        #expect(again.standardOutput == run.standardOutput)
+    }
+
+    @Test func theCSVHasTheTimesAndTheWaterColumn() throws {
+        let run = try CLI.run(Self.brno + ["--age", "10", "--format", "csv", Self.fixture])
+        let lines = run.standardOutput.split(separator: "\n")
+        #expect(lines.first?.hasSuffix(",meetings,water_scouts") == true)
+        #expect(lines.count == 3)
+        #expect(lines[1].contains("úterý 16:30–18:00") && lines[1].hasSuffix(",false"))
+        #expect(lines[2].contains("sobota 09:05–12:00") && lines[2].hasSuffix(",true"))
+    }
+
+    @Test(arguments: [["--day", "xx"], ["--day", ""], ["--age", "-1"], ["--age", "ten"], ["--age", "151"], ["--sex", "both"],
+                      ["--unit", "621..03"], ["--unit", "x"]])
+    func refusesBadFilterValues(arguments: [String]) throws {
+        let run = try CLI.run(Self.brno + arguments + [Self.fixture])
+        #expect(run.status == 64, "\(arguments)")
+        if arguments[0] == "--day" {
+            #expect(run.standardError.contains("--day takes a day of the week: mon, tue, wed, thu, fri, sat, sun (or monday … sunday), or Czech po, út, st, čt, pá, so, ne"))
+        }
+    }
+
+    @Test func mapAndStagesTakeTheSameFilters() throws {
+        for command in [["map", "x.gpx", "--clubrooms", Self.fixture], ["stages", "bundle", "-o", "out", "--clubrooms", Self.fixture]] {
+            #expect(try CLI.run(command + ["--day", "xx"]).status == 64)
+            #expect(try CLI.run(command + ["--sex", "x"]).status == 64)
+        }
+        // The map marks only the clubrooms that pass.
+        var gpx = "<gpx><trk><name>Brno</name><trkseg>"
+        for k in 0..<200 { gpx += "<trkpt lat=\"\(49.17 + Double(k) * 0.0002)\" lon=\"16.615\"/>" }
+        gpx += "</trkseg></trk></gpx>"
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let track = folder.appendingPathComponent("brno.gpx")
+        try Data(gpx.utf8).write(to: track)
+        func squares(_ filters: [String]) throws -> Int {
+            let run = try CLI.run(["map", track.path, "--clubrooms", Self.fixture, "--radius", "3km", "-q"] + filters)
+            #expect(run.status == 0, "\(run.standardError)")
+            return run.standardOutput.components(separatedBy: "fill=\"#e67e22\" stroke").count - 1
+        }
+        #expect(try squares([]) == 2)
+        #expect(try squares(["--water"]) == 1)
+        #expect(try squares(["--day", "ne"]) == 0)
+    }
+
+    @Test func printsTheSkautISRequest() throws {
+        let run = try CLI.run(["near", "--skautis-request", "--at", "49.1951,16.6068", "--radius", "20km"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.hasPrefix("<?xml version=\"1.0\" encoding=\"utf-8\"?>"))
+        #expect(run.standardOutput.contains("<Distance>20000</Distance>"))
+        #expect(run.standardOutput.contains("<GpsLatitude>49.1951</GpsLatitude>"))
+        #expect(run.standardError.contains("curl -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: \"https://is.skaut.cz/AdvertisingSummary\"' --data @request.xml https://is.skaut.cz/JunakWebservice/OrganizationUnit.asmx > clubrooms.xml"))
+        let unit = try CLI.run(["near", "--skautis-request", "--unit", "621.05", "-q"])
+        #expect(unit.status == 0 && unit.standardOutput.contains("<ID_Unit>UNIT-ID</ID_Unit>") && unit.standardError.isEmpty)
+        #expect(try CLI.run(["near", "--skautis-request"]).status == 64)
+        #expect(try CLI.run(["near", "--skautis-request", "--at", "49,16", Self.fixture]).status == 64)
+        #expect(try CLI.run(["near", "--skautis-request", "--along", Self.fixture]).status == 64)
+    }
+}

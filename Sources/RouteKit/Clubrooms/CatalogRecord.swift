@@ -1,10 +1,14 @@
-/// One catalog record (one recruitment: a unit and a meeting at a place) with the SkautIS fields in fixed
-/// slots, so that reading thousands of records costs no dictionary per record.
+/// One catalog record (one recruitment: a unit × a meeting × an age and sex category at a place) with the 29
+/// SkautIS `AdvertisingSummaryOutput` fields (and a plain name) in fixed slots, so that reading thousands of
+/// records costs no dictionary per record.
 struct CatalogRecord {
     enum Field: Int, CaseIterable {
-        case idUnit, unit, registrationNumber, realtyID, name, realtyType, street, city, postcode, latitude, longitude
-        case description, realtyNote, occupationNote, ageFrom, ageTo, sex, categoryNote, weekday, timeFrom, timeTo
-        case periodicity
+        case idUnit, unit, registrationNumber, isWater, advertisingNote
+        case categoryID, ageFrom, ageTo, sex, sexName, categoryNote
+        case meetingID, weekdayCode, weekday, timeFrom, timeTo, periodicity
+        case occupationID, occupationNote
+        case realtyID, realtyTypeID, realtyType, street, city, postcode, latitude, longitude, description, realtyNote
+        case name
 
         /// The SkautIS `AdvertisingSummaryOutput` element name (or, for `name`, the plain name).
         var skautISName: StaticString {
@@ -12,8 +16,24 @@ struct CatalogRecord {
             case .idUnit: "ID_Unit"
             case .unit: "Unit"
             case .registrationNumber: "RegistrationNumber"
+            case .isWater: "IsWater"
+            case .advertisingNote: "Advertising_Note"
+            case .categoryID: "ID_AdvertisingCategory"
+            case .ageFrom: "AdvertisingCategory_AgeFrom"
+            case .ageTo: "AdvertisingCategory_AgeTo"
+            case .sex: "AdvertisingCategory_ID_Sex"
+            case .sexName: "AdvertisingCategory_Sex"
+            case .categoryNote: "AdvertisingCategory_Note"
+            case .meetingID: "MeetingDate_ID"
+            case .weekdayCode: "MeetingDate_ID_WeekDay"
+            case .weekday: "MeetingDate_WeekDay"
+            case .timeFrom: "MeetingDate_TimeFrom"
+            case .timeTo: "MeetingDate_TimeTo"
+            case .periodicity: "MeetingDate_Periodicity"
+            case .occupationID: "Occupation_ID"
+            case .occupationNote: "Occupation_Note"
             case .realtyID: "Realty_ID"
-            case .name: "Name"
+            case .realtyTypeID: "Realty_ID_RealtyType"
             case .realtyType: "Realty_RealtyType"
             case .street: "Realty_Street"
             case .city: "Realty_City"
@@ -22,15 +42,7 @@ struct CatalogRecord {
             case .longitude: "Realty_GpsLongitude"
             case .description: "Realty_Description"
             case .realtyNote: "Realty_Note"
-            case .occupationNote: "Occupation_Note"
-            case .ageFrom: "AdvertisingCategory_AgeFrom"
-            case .ageTo: "AdvertisingCategory_AgeTo"
-            case .sex: "AdvertisingCategory_ID_Sex"
-            case .categoryNote: "AdvertisingCategory_Note"
-            case .weekday: "MeetingDate_WeekDay"
-            case .timeFrom: "MeetingDate_TimeFrom"
-            case .timeTo: "MeetingDate_TimeTo"
-            case .periodicity: "MeetingDate_Periodicity"
+            case .name: "Name"
             }
         }
 
@@ -56,6 +68,9 @@ struct CatalogRecord {
                 "město": .city, "postcode": .postcode, "psc": .postcode, "psč": .postcode, "description": .description,
                 "note": .realtyNote, "weekday": .weekday, "time_from": .timeFrom, "time_to": .timeTo,
                 "periodicity": .periodicity, "age_from": .ageFrom, "age_to": .ageTo, "sex": .sex, "meeting_note": .categoryNote,
+                "water": .isWater, "is_water": .isWater, "water_scouts": .isWater, "meeting_id": .meetingID,
+                "category_id": .categoryID, "weekday_code": .weekdayCode, "day": .weekdayCode, "sex_name": .sexName,
+                "category_note": .categoryNote, "occupation_note": .occupationNote, "advertising_note": .advertisingNote,
             ]
             table.merge(aliases) { a, _ in a }
             return table

@@ -1,4 +1,5 @@
-/// A scout unit that recruits at a clubroom (SkautIS `ID_Unit`, `Unit`, `RegistrationNumber`).
+/// A scout unit that recruits at a clubroom (SkautIS `ID_Unit`, `Unit`, `RegistrationNumber`, `IsWater`,
+/// `Advertising_Note`).
 public struct ScoutUnit: Hashable, Sendable {
     /// The unit's id in SkautIS, if known.
     public var id: String?
@@ -6,11 +7,19 @@ public struct ScoutUnit: Hashable, Sendable {
     public var name: String
     /// Its registration number, hierarchical with dots (`621`, `621.03`, `621.03.01`).
     public var registrationNumber: String?
+    /// True for water scouts (SkautIS `IsWater`); nil when the catalog does not say.
+    public var isWater: Bool?
+    /// The unit's recruitment text (SkautIS `Advertising_Note`).
+    public var advertisingNote: String?
 
-    public init(id: String? = nil, name: String, registrationNumber: String? = nil) {
+    /// A unit with what the catalog says of it.
+    public init(id: String? = nil, name: String, registrationNumber: String? = nil, isWater: Bool? = nil,
+                advertisingNote: String? = nil) {
         self.id = id
         self.name = name
         self.registrationNumber = registrationNumber
+        self.isWater = isWater
+        self.advertisingNote = advertisingNote
     }
 
     /// True when this unit is `number` or one of its child units: its registration number equals
@@ -21,41 +30,120 @@ public struct ScoutUnit: Hashable, Sendable {
     }
 }
 
-/// A regular meeting advertised for recruitment (SkautIS `MeetingDate_*` and `AdvertisingCategory_*`).
-public struct Meeting: Hashable, Sendable {
-    /// The unit that meets.
-    public var unit: ScoutUnit?
-    /// The day of the week as the catalog writes it (`pondělí`, `Monday`, `1`).
-    public var weekday: String?
-    /// Start time as written (`16:30`).
-    public var timeFrom: String?
-    /// End time as written.
-    public var timeTo: String?
-    /// How often (`každý týden`, `weekly`, `every other week`).
-    public var periodicity: String?
+/// Who an advertising category is for (SkautIS `AdvertisingCategory_ID_Sex`).
+public enum Sex: String, CaseIterable, Sendable {
+    /// Boys only (`male`).
+    case boys
+    /// Girls only (`female`).
+    case girls
+    /// Boys and girls (any other code).
+    case mixed
+
+    /// Reads a sex code: `male` (also `boys`, `chlapci`, `kluci`) is boys, `female` (also `girls`, `dívky`,
+    /// `holky`) is girls, any other value (`mixed`, `both`, `koedukovaný`…) is mixed; any case.
+    public init(code: String) {
+        switch Weekday.folded(code.trimmingSpaces()) {
+        case "male", "boys", "boy", "chlapci", "kluci": self = .boys
+        case "female", "girls", "girl", "divky", "holky": self = .girls
+        default: self = .mixed
+        }
+    }
+
+    /// The SkautIS code: `male`, `female` or `mixed`.
+    public var code: String {
+        switch self {
+        case .boys: "male"
+        case .girls: "female"
+        case .mixed: "mixed"
+        }
+    }
+
+    /// True when a category of this sex is open to `wanted`: the same sex, or mixed.
+    public func admits(_ wanted: Sex) -> Bool { self == wanted || self == .mixed || wanted == .mixed }
+}
+
+/// One age and sex category of a meeting (SkautIS `ID_AdvertisingCategory` and `AdvertisingCategory_*`).
+public struct AdvertisingCategory: Hashable, Sendable {
+    /// The category's id in SkautIS, if known.
+    public var id: String?
     /// Youngest age in years.
     public var ageFrom: Int?
     /// Oldest age in years.
     public var ageTo: Int?
-    /// Who may come (`boys`, `girls`, `mixed` or the catalog's own word).
-    public var sex: String?
-    /// A note on the meeting.
+    /// Who may come; nil when the catalog does not say (open to all).
+    public var sex: Sex?
+    /// The catalog's own word for the sex (`chlapci`, `dívky`, `koedukovaný`), for showing.
+    public var sexName: String?
+    /// A note on the category.
     public var note: String?
 
-    public init(
-        unit: ScoutUnit? = nil, weekday: String? = nil, timeFrom: String? = nil, timeTo: String? = nil,
-        periodicity: String? = nil, ageFrom: Int? = nil, ageTo: Int? = nil, sex: String? = nil, note: String? = nil
-    ) {
-        self.unit = unit
-        self.weekday = weekday
-        self.timeFrom = timeFrom
-        self.timeTo = timeTo
-        self.periodicity = periodicity
+    /// A category; ages in whole years.
+    public init(id: String? = nil, ageFrom: Int? = nil, ageTo: Int? = nil, sex: Sex? = nil, sexName: String? = nil,
+                note: String? = nil) {
+        self.id = id
         self.ageFrom = ageFrom
         self.ageTo = ageTo
         self.sex = sex
+        self.sexName = sexName
         self.note = note
     }
+
+    /// True when a child of `age` years fits: within the ages the category gives (a category without
+    /// ages takes every age; one with only a lower or an upper bound is open on the other side).
+    public func admits(age: Int) -> Bool {
+        (ageFrom.map { age >= $0 } ?? true) && (ageTo.map { age <= $0 } ?? true)
+    }
+
+    /// True when there is nothing in it.
+    var isEmpty: Bool { id == nil && ageFrom == nil && ageTo == nil && sex == nil && sexName == nil && note == nil }
+}
+
+/// A regular meeting advertised for recruitment (SkautIS `MeetingDate_*`), with its age and sex categories.
+public struct Meeting: Hashable, Sendable {
+    /// The meeting's id in SkautIS (`MeetingDate_ID`), if known.
+    public var id: String?
+    /// The unit that meets.
+    public var unit: ScoutUnit?
+    /// The day of the week, from the code or the name; nil when neither could be read.
+    public var weekday: Weekday?
+    /// The day's name as the catalog wrote it (`úterý`), kept for showing.
+    public var weekdayName: String?
+    /// Start time (`16:30`), or the text as written when it could not be read.
+    public var timeFrom: MeetingTime?
+    /// End time.
+    public var timeTo: MeetingTime?
+    /// How often (`každý týden`, `weekly`, `every other week`).
+    public var periodicity: String?
+    /// The age and sex categories the meeting is for, each once.
+    public var categories: [AdvertisingCategory]
+
+    /// A meeting with what the catalog says of it.
+    public init(
+        id: String? = nil, unit: ScoutUnit? = nil, weekday: Weekday? = nil, weekdayName: String? = nil,
+        timeFrom: MeetingTime? = nil, timeTo: MeetingTime? = nil, periodicity: String? = nil,
+        categories: [AdvertisingCategory] = []
+    ) {
+        self.id = id
+        self.unit = unit
+        self.weekday = weekday
+        self.weekdayName = weekdayName
+        self.timeFrom = timeFrom
+        self.timeTo = timeTo
+        self.periodicity = periodicity
+        self.categories = categories
+    }
+
+    /// The day to show: the catalog's own name (Czech in SkautIS), else the Czech name of the day read.
+    public var dayName: String? { weekdayName ?? weekday?.czechName }
+
+    /// The times to show: `16:30–18:00`, `16:30`, or nil.
+    public var times: String? {
+        guard let timeFrom else { return timeTo.map { "–\($0)" } }
+        return timeFrom.description + (timeTo.map { "–\($0)" } ?? "")
+    }
+
+    /// True when the meeting's unit is a water scout unit.
+    public var isWater: Bool { unit?.isWater == true }
 }
 
 /// A clubroom: a place where scout units meet, with its address, the units that recruit there and their
@@ -75,6 +163,8 @@ public struct Clubroom: Hashable, Sendable {
     /// Description and notes (SkautIS `Realty_Description`, `Realty_Note`, `Occupation_Note`).
     public var description: String?
     public var note: String?
+    /// A note on the unit's use of the place (SkautIS `Occupation_Note`).
+    public var occupationNote: String?
     /// The units that recruit here, each once.
     public var units: [ScoutUnit] = []
     /// The meetings held here.
@@ -85,6 +175,9 @@ public struct Clubroom: Hashable, Sendable {
         self.name = name
         self.coordinate = coordinate
     }
+
+    /// True when a water scout unit recruits here.
+    public var isWater: Bool { units.contains { $0.isWater == true } }
 
     /// The address in one line: street, postcode and city, as far as known.
     public var address: String {

@@ -9,6 +9,7 @@ public struct ClubroomCatalog: Sendable {
     /// Records whose latitude was beyond ±90 while the longitude was within it: swapped columns.
     public private(set) var swappedLooking = 0
     private var index: [String: Int] = [:]
+    private var meetingIndex: [MeetingKey: Int] = [:]
 
     /// A record left out of the catalog.
     public struct SkippedRecord: Hashable, Sendable {
@@ -38,7 +39,10 @@ public struct ClubroomCatalog: Sendable {
             return
         }
         let unitName = value(.unit)
-        let unit = unitName.map { ScoutUnit(id: value(.idUnit), name: $0, registrationNumber: value(.registrationNumber)) }
+        let unit = unitName.map {
+            ScoutUnit(id: value(.idUnit), name: $0, registrationNumber: value(.registrationNumber),
+                      isWater: Self.flag(value(.isWater)), advertisingNote: value(.advertisingNote))
+        }
         let id = value(.realtyID) ?? "\(file):\(line)"
         let position: Int
         if let existing = index[id] {
@@ -50,7 +54,8 @@ public struct ClubroomCatalog: Sendable {
             room.city = value(.city)
             room.postcode = value(.postcode)
             room.description = value(.description)
-            room.note = value(.realtyNote) ?? value(.occupationNote)
+            room.note = value(.realtyNote)
+            room.occupationNote = value(.occupationNote)
             position = clubrooms.count
             clubrooms.append(room)
             index[id] = position
@@ -58,14 +63,68 @@ public struct ClubroomCatalog: Sendable {
         if let unit, !clubrooms[position].units.contains(where: { $0.name == unit.name && $0.registrationNumber == unit.registrationNumber }) {
             clubrooms[position].units.append(unit)
         }
-        let meeting = Meeting(
-            unit: unit, weekday: value(.weekday), timeFrom: value(.timeFrom),
-            timeTo: value(.timeTo), periodicity: value(.periodicity),
-            ageFrom: Self.age(value(.ageFrom)), ageTo: Self.age(value(.ageTo)),
-            sex: value(.sex), note: value(.categoryNote))
-        if meeting.weekday != nil || meeting.timeFrom != nil || meeting.ageFrom != nil || meeting.note != nil {
-            clubrooms[position].meetings.append(meeting)
+        addMeeting(of: record, unit: unit, toClubroomAt: position)
+    }
+
+    /// Adds the record's meeting and category to the clubroom: records of one meeting (the same
+    /// `MeetingDate_ID`, or without one the same unit, day, times and periodicity) make one meeting, and
+    /// its categories are listed once each (by `ID_AdvertisingCategory`, or by their content).
+    private mutating func addMeeting(of record: CatalogRecord, unit: ScoutUnit?, toClubroomAt position: Int) {
+        let value = record.value
+        let category = AdvertisingCategory(
+            id: value(.categoryID), ageFrom: Self.age(value(.ageFrom)), ageTo: Self.age(value(.ageTo)),
+            sex: (value(.sex) ?? value(.sexName)).map(Sex.init(code:)), sexName: value(.sexName), note: value(.categoryNote))
+        let dayName = value(.weekday)
+        var meeting = Meeting(
+            id: value(.meetingID), unit: unit,
+            weekday: value(.weekdayCode).flatMap(Weekday.init(parsing:)) ?? dayName.flatMap(Weekday.init(parsing:)),
+            weekdayName: dayName, timeFrom: value(.timeFrom).map(MeetingTime.init), timeTo: value(.timeTo).map(MeetingTime.init),
+            periodicity: value(.periodicity))
+        guard meeting.id != nil || meeting.weekday != nil || dayName != nil || meeting.timeFrom != nil || !category.isEmpty else {
+            return
         }
+        let key = meeting.id.map { MeetingKey.id(room: position, $0) } ?? .content(room: position, meeting)
+        let m: Int
+        if let existing = meetingIndex[key] {
+            m = existing
+        } else {
+            m = clubrooms[position].meetings.count
+            if !category.isEmpty { meeting.categories = [category] }
+            clubrooms[position].meetings.append(meeting)
+            meetingIndex[key] = m
+            return
+        }
+        guard !category.isEmpty else { return }
+        let known = clubrooms[position].meetings[m].categories.contains {
+            category.id != nil ? $0.id == category.id : $0 == category
+        }
+        if !known { clubrooms[position].meetings[m].categories.append(category) }
+    }
+
+    /// How a meeting is recognised when more of its records come: by its id, or by its content.
+    private enum MeetingKey: Hashable {
+        case id(room: Int, String)
+        case content(room: Int, Meeting)
+    }
+
+    /// `true`/`false` as SkautIS writes booleans (also `1`/`0`, `yes`/`no`, `ano`/`ne`); nil for anything else.
+    static func flag(_ text: String?) -> Bool? {
+        switch text?.lowercased() {
+        case "true", "1", "yes", "ano": true
+        case "false", "0", "no", "ne": false
+        default: nil
+        }
+    }
+
+    /// The catalog with only the clubrooms that pass `filter`, each with only what passes
+    /// (see ``ClubroomFilter``); the counts of records read and left out stay as read.
+    public func filtered(by filter: ClubroomFilter) -> ClubroomCatalog {
+        guard !filter.isEmpty else { return self }
+        var kept = self
+        kept.clubrooms = filter.apply(to: clubrooms)
+        kept.index = Dictionary(kept.clubrooms.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        kept.meetingIndex = [:]
+        return kept
     }
 
     /// An age in whole years, 0 to 150; anything else (1e300 turned up in fuzzing) is no age.

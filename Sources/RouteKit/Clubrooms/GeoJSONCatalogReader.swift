@@ -1,6 +1,6 @@
 /// Reads clubrooms from GeoJSON Points: the Feature's `id` (or `properties.id`) is the clubroom's id,
-/// and the properties are read like CSV columns (SkautIS names or plain ones). `units` and `meetings`
-/// arrays, as `routekit near --format geojson` writes them, are read back too.
+/// and the properties are read like CSV columns (SkautIS names or plain ones). `units` and `meetings` arrays
+/// (each meeting with its `categories`), as `routekit near --format geojson` writes them, are read back too.
 struct GeoJSONCatalogReader {
     func read(_ input: InputFile, into catalog: inout ClubroomCatalog) throws {
         try GeoJSONFeatureStream.forEachFeature(in: input) { feature, line, _ in
@@ -33,30 +33,44 @@ struct GeoJSONCatalogReader {
                 catalog.add(fields, file: input.path, line: line)
                 return
             }
-            // One record per meeting (or per unit without meetings), as SkautIS lists them.
+            // One record per meeting and category (or per unit without meetings), as SkautIS lists them.
+            func unitFields(_ record: inout CatalogRecord, _ unit: JSONValue?) {
+                record[.registrationNumber] = unit?["registration_number"]?.string
+                record[.idUnit] = unit?["id"]?.string
+                if case .bool(let water)? = unit?["water_scouts"] { record[.isWater] = water ? "true" : "false" }
+                record[.advertisingNote] = unit?["note"]?.string
+            }
             for unit in units where !meetings.contains(where: { $0["unit"]?.string == unit["name"]?.string }) {
                 var record = fields
                 record[.unit] = unit["name"]?.string
-                record[.registrationNumber] = unit["registration_number"]?.string
-                record[.idUnit] = unit["id"]?.string
+                unitFields(&record, unit)
                 catalog.add(record, file: input.path, line: line)
             }
             for meeting in meetings {
                 var record = fields
                 let unitName = meeting["unit"]?.string
-                let unit = units.first { $0["name"]?.string == unitName }
                 record[.unit] = unitName
-                record[.registrationNumber] = unit?["registration_number"]?.string
-                record[.idUnit] = unit?["id"]?.string
+                unitFields(&record, units.first { $0["name"]?.string == unitName })
+                record[.meetingID] = meeting["id"]?.string
                 record[.weekday] = meeting["weekday"]?.string
+                record[.weekdayCode] = meeting["weekday_iso"]?.number.map { DecimalText.string($0) }
                 record[.timeFrom] = meeting["time_from"]?.string
                 record[.timeTo] = meeting["time_to"]?.string
                 record[.periodicity] = meeting["periodicity"]?.string
-                record[.ageFrom] = meeting["age_from"]?.number.map { DecimalText.string($0) }
-                record[.ageTo] = meeting["age_to"]?.number.map { DecimalText.string($0) }
-                record[.sex] = meeting["sex"]?.string
-                record[.categoryNote] = meeting["note"]?.string
-                catalog.add(record, file: input.path, line: line)
+                // Each category; a meeting without `categories` (as older versions wrote it) carries its own.
+                let listed = meeting["categories"]?.elements
+                let categories = listed ?? [meeting]
+                if categories.isEmpty { catalog.add(record, file: input.path, line: line) }
+                for category in categories {
+                    var one = record
+                    if listed != nil { one[.categoryID] = category["id"]?.string }
+                    one[.ageFrom] = category["age_from"]?.number.map { DecimalText.string($0) }
+                    one[.ageTo] = category["age_to"]?.number.map { DecimalText.string($0) }
+                    one[.sex] = category["sex"]?.string
+                    one[.sexName] = category["sex_name"]?.string
+                    one[.categoryNote] = category["note"]?.string
+                    catalog.add(one, file: input.path, line: line)
+                }
             }
         }
     }

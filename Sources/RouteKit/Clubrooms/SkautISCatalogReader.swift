@@ -1,7 +1,8 @@
 /// Reads the SkautIS `AdvertisingSummary` response: the SOAP envelope as saved from the service, or just
-/// a list of `AdvertisingSummaryOutput` records, streamed with libxml2. Each record's child elements
-/// (`ID_Unit`, `Unit`, `Realty_ID`, `Realty_GpsLatitude`, …) become its fields, whatever their namespace
-/// prefix. A SOAP fault is an error that quotes the service's message.
+/// a list of `AdvertisingSummaryOutput` records (one or many), streamed with libxml2. Each record's child
+/// elements (the 29 fields `ID_Unit`, `Unit`, `IsWater`, `MeetingDate_ID`, `Realty_ID`, `Realty_GpsLatitude`, …)
+/// become its fields, whatever their namespace prefix; an element marked `xsi:nil="true"` or empty is a
+/// missing value. A SOAP fault is an error that quotes the service's message.
 struct SkautISCatalogReader {
     func read(_ input: InputFile, into catalog: inout ClubroomCatalog) throws {
         let handler = RecordCollector()
@@ -62,7 +63,8 @@ private final class RecordCollector: XMLStreamHandler {
             return
         }
         if let recordDepth, depth == recordDepth + 1 {
-            field = CatalogRecord.Field.named(localName)
+            // An xsi:nil element is a missing value, whatever text it might hold.
+            field = attributes.isNil ? nil : CatalogRecord.Field.named(localName)
             text.removeAll(keepingCapacity: true)
         } else if inFault && (XMLName.equals(localName, "faultstring") || XMLName.equals(localName, "Text")) {
             inFaultString = true

@@ -31,6 +31,20 @@ struct XMLAttributes {
         }
         return nil
     }
+
+    /// True when the element says `xsi:nil="true"` (or `"1"`): XML Schema's missing value, whatever the
+    /// namespace's prefix.
+    var isNil: Bool {
+        guard let base else { return false }
+        for i in 0..<count {
+            guard let local = base[5 * i], let uri = base[5 * i + 2], let start = base[5 * i + 3], let end = base[5 * i + 4],
+                XMLName.equals(local, "nil"), XMLName.equals(uri, "http://www.w3.org/2001/XMLSchema-instance")
+            else { continue }
+            let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self).trimmingSpaces()
+            return value == "true" || value == "1"
+        }
+        return false
+    }
 }
 
 /// Comparisons of NUL-terminated element names without making strings.

@@ -13,7 +13,8 @@ enum FuzzTarget: String, CaseIterable {
     /// GeoJSON (or anything else) through convert to GPX and the stats table.
     case geojson
     /// A clubroom catalog (SkautIS XML, CSV or GeoJSON, recognised from the content) searched the whole way
-    /// round the Earth, so that every clubroom read is also measured and written (as GeoJSON and as the table).
+    /// round the Earth, so that every clubroom read is also measured and written (as GeoJSON and as the table),
+    /// and filtered (by age, day and sex as CSV; by water scouts, unit and sex as the table).
     case catalog
     /// A stage bundle (a ZIP, or anything else) through `stages`: the archive, the GPX and JSON files in it,
     /// and everything written from them.
@@ -34,7 +35,13 @@ enum FuzzTarget: String, CaseIterable {
             commands = [["convert", path, "--to", "gpx", "-o", "/dev/null"], ["stats", path]]
         case .catalog:
             let path = FuzzInput.file(0, bytes)
-            commands = [["near", "--at", "50,14", "--radius", "20000km", "--format", "geojson", path], ["near", "--at", "50,14", "--radius", "20000km", path]]
+            commands = [
+                ["near", "--at", "50,14", "--radius", "20000km", "--format", "geojson", path],
+                ["near", "--at", "50,14", "--radius", "20000km", path],
+                // The filters over whatever was read: ages, days, sexes, water scouts, units.
+                ["near", "--at", "50,14", "--radius", "20000km", "--age", "9", "--day", "út", "--sex", "girls", "--format", "csv", path],
+                ["near", "--at", "50,14", "--radius", "20000km", "--water", "--unit", "621", "--sex", "boys", path],
+            ]
         case .bundle:
             let path = FuzzInput.file(0, bytes)
             defer { FuzzInput.emptyOutputFolder() }
@@ -92,7 +99,7 @@ enum FuzzInput {
         var template = Array("/tmp/routekit-fuzz-out-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }  // NULL on error
         precondition(made != nil, "cannot create a fuzz output folder")
-        return String(cString: template)
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }()
 
     /// Removes what a run wrote into ``outputFolder`` (files only: the commands make no subfolders).

@@ -33,7 +33,9 @@ import Testing
         #expect(room.id == "77")
         #expect(room.units.map(\.name) == ["1. oddíl Brno", "2. oddíl Brno"])
         #expect(room.meetings.count == 2)
-        #expect(room.meetings[0] == Meeting(unit: room.units[0], weekday: "pondělí", timeFrom: "16:00", timeTo: "18:00", ageFrom: 7, ageTo: 11))
+        #expect(room.meetings[0] == Meeting(
+            unit: room.units[0], weekday: .monday, weekdayName: "pondělí", timeFrom: MeetingTime("16:00"), timeTo: MeetingTime("18:00"),
+            categories: [AdvertisingCategory(ageFrom: 7, ageTo: 11)]))
         #expect(room.address == "Husova 5, 602 00 Brno")
         #expect(catalog.skipped.map(\.reason) == ["no coordinates"])
         #expect(catalog.skipped.first?.line == 12)
@@ -86,7 +88,7 @@ import Testing
         #expect(room.id == "k1")
         #expect(room.city == "Brno")
         #expect(room.units == [ScoutUnit(name: "Vlci", registrationNumber: "621.03.01")])
-        #expect(room.meetings.first?.weekday == "pondělí")
-        #expect(room.meetings.first?.ageFrom == 7)
+        #expect(room.meetings.first?.weekday == .monday)
+        #expect(room.meetings.first?.categories.first?.ageFrom == 7)
     }
 }
