@@ -48,6 +48,12 @@ public struct ClubroomFilter: Hashable, Sendable {
             kept.units = room.units.filter(admits)
             guard !kept.units.isEmpty else { return nil }
         }
+        // A clubroom named after a unit that did not pass is named after the first unit that did, so that a
+        // family never reads the name of a unit whose meetings are not shown.
+        if room.units.contains(where: { $0.name == room.name }), !kept.units.contains(where: { $0.name == room.name }),
+           let first = kept.units.first {
+            kept.name = first.name
+        }
         return kept
     }
 

@@ -1,8 +1,9 @@
+import Glibc
 internal import CArchive
 
 /// Why an archive (a ZIP bundle) could not be read.
 public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Not an archive RouteKit reads (ZIP, or tar with or without gzip, bzip2 or xz), or a damaged one.
+    /// Not a ZIP archive, or a damaged one.
     case malformed(path: String, reason: String)
     /// Expanding the archive's files would pass the limit: a ZIP bomb, or far more than a bundle holds.
     case tooLarge(path: String, limitBytes: Int)
@@ -13,7 +14,7 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .malformed(path, reason): return "\(path): not a readable archive: \(reason)"
+        case let .malformed(path, reason): return "\(path): not a readable ZIP archive: \(reason)"
         case let .tooLarge(path, limit):
             return "\(path): refused: its files would expand to more than \(limit / (1 << 20)) MiB (a ZIP bomb?)"
         case let .tooManyEntries(path, limit): return "\(path): refused: more than \(limit) entries"
@@ -51,9 +52,11 @@ struct ArchiveEntry {
     var bytes: [UInt8]
 }
 
-/// Reads archives with libarchive: ZIP, and tar (plain, gzip, bzip2 or xz). Only regular files are read;
-/// folders, links and devices are passed over. Paths inside the archive are data: nothing is ever written
-/// where they point.
+/// Reads ZIP archives with libarchive. Only regular files are read; folders, links and devices are passed
+/// over. Paths inside the archive are data: nothing is ever written where they point. Only ZIP is enabled:
+/// its entries are found through the central directory, so an entry that is not wanted is never expanded
+/// (in a compressed tar, skipping an entry means expanding it, which a size limit on wanted files would not
+/// see).
 enum ArchiveReader {
     /// The regular files of the archive at `path` whose paths `wanted` accepts, read into memory.
     ///
@@ -94,21 +97,27 @@ enum ArchiveReader {
             }
             pointer = handle
             self.name = name
-            // Each returns ARCHIVE_OK, or ARCHIVE_WARN when an outside program would be used; both are fine.
+            // ARCHIVE_OK, or ARCHIVE_FATAL when libarchive was built without ZIP support (then opening says so)
             archive_read_support_format_zip(handle)
-            archive_read_support_format_tar(handle)
-            archive_read_support_filter_gzip(handle)
-            archive_read_support_filter_bzip2(handle)
-            archive_read_support_filter_xz(handle)
         }
 
         deinit { archive_read_free(pointer) }
 
         var errorText: String {
-            archive_error_string(pointer).map { String(cString: $0) } ?? "unknown archive error"
+            let text = archive_error_string(pointer).map { String(cString: $0) } ?? "unknown archive error"
+            // What libarchive says of a file that is no ZIP at all (a GPX given as the bundle, say).
+            return text == "Unrecognized archive format" ? "not a ZIP file (give the bundle as a ZIP or a folder)" : text
         }
 
         func files(budget: inout ExpansionBudget, wanted: (String) -> Bool) throws -> [ArchiveEntry] {
+            // libarchive converts names to the locale's character set; a process that never set its locale
+            // is in "C" (ASCII), where "Pot čez …/" has no name at all. UTF-8 for this thread only, meanwhile.
+            let utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)  // nil when the system lacks C.UTF-8
+            let previous = utf8.map { uselocale($0) }
+            defer {
+                if let previous { uselocale(previous) }
+                if let utf8 { freelocale(utf8) }
+            }
             var result: [ArchiveEntry] = []
             var entry: OpaquePointer?
             while true {
@@ -121,18 +130,27 @@ enum ArchiveReader {
                 budget.entries -= 1
                 guard budget.entries >= 0 else { throw ArchiveError.tooManyEntries(path: name, limit: budget.entryLimit) }
                 guard routekit_archive_entry_is_regular_file(entry) != 0 else { continue }
-                let path = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""  // invalid UTF-8 repaired
-                guard wanted(path) else { continue }
-                if archive_entry_size_is_set(entry) != 0, archive_entry_size(entry) > budget.bytes {
-                    throw ArchiveError.tooLarge(path: name, limitBytes: budget.byteLimit)
+                // The UTF-8 name (ZIPs mark names as UTF-8; without a locale the plain name can be NULL for
+                // "Pot čez …/"), else the name as stored, invalid UTF-8 repaired. NULL when there is none.
+                guard let cName = archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry) else {
+                    throw ArchiveError.malformed(path: name, reason: "an entry has no readable name")
                 }
-                result.append(ArchiveEntry(path: path, bytes: try data(budget: &budget)))
+                let path = String(cString: cName)
+                guard wanted(path) else { continue }
+                var declared = 0
+                if archive_entry_size_is_set(entry) != 0 {
+                    let size = archive_entry_size(entry)
+                    guard size <= budget.bytes else { throw ArchiveError.tooLarge(path: name, limitBytes: budget.byteLimit) }
+                    declared = Int(max(size, 0))
+                }
+                result.append(ArchiveEntry(path: path, bytes: try data(reserving: declared, budget: &budget)))
             }
         }
 
         /// The current entry's content, counted against the budget as it is expanded.
-        private func data(budget: inout ExpansionBudget) throws -> [UInt8] {
+        private func data(reserving declared: Int, budget: inout ExpansionBudget) throws -> [UInt8] {
             var bytes: [UInt8] = []
+            bytes.reserveCapacity(declared)  // at most the budget left: growing by doubling could take twice that
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 // bytes read, 0 at the end of the entry, negative on error

@@ -101,45 +101,15 @@ public struct BundleSource: Sendable {
             guard let last = parts.last, !parts.contains(where: { isIgnored(String($0)) }) else { return false }
             return isReadable(String(last)) || last.lowercased().hasSuffix(".zip")
         }
-        let entries = try bytes.map { try ArchiveReader.files(in: $0, name: name, budget: &budget, wanted: wanted) }
-            ?? ArchiveReader.files(atPath: path, budget: &budget, wanted: wanted)
-        // The files, folder by folder (a path's folder is what comes before its last slash).
-        var byFolder: [String: [ArchiveEntry]] = [:]
-        for entry in entries {
-            let trimmed = entry.path.split(separator: "/").filter { $0 != "." && $0 != ".." }
-            byFolder[trimmed.dropLast().joined(separator: "/"), default: []].append(entry)
-        }
-        let candidates = byFolder.filter { $0.value.contains { isBundleFile(baseName($0.path)) } }
-        // The folder with the most stages; among equals, the newest date in its name, then the shallowest, then
-        // the first by name.
-        let best = candidates.max { a, b in
-            let (sa, sb) = (stageCount(a.value), stageCount(b.value))
-            if sa != sb { return sa < sb }
-            let (da, db) = (BundleDate.find(in: a.key), BundleDate.find(in: b.key))
-            if da != db { return (da ?? .earliest) < (db ?? .earliest) }
-            let (depthA, depthB) = (a.key.split(separator: "/").count, b.key.split(separator: "/").count)
-            if depthA != depthB { return depthA > depthB }
-            return a.key > b.key  // the first by name, so that the choice never depends on the archive's order
-        }
-        if let (inner, files) = best {
-            var contents: [String: [UInt8]] = [:]
-            var notes: [String] = []
-            for entry in files {
-                let base = baseName(entry.path)
-                guard isReadable(base) else { continue }
-                if contents.keys.contains(where: { $0.lowercased() == base.lowercased() }) {
-                    notes.append("\(entry.path) left out: the archive holds another file of that name")
-                    continue
-                }
-                contents[base] = entry.bytes
+        // Sorted by path, so that no choice below depends on the order of the archive.
+        let entries = try (bytes.map { try ArchiveReader.files(in: $0, name: name, budget: &budget, wanted: wanted) }
+            ?? ArchiveReader.files(atPath: path, budget: &budget, wanted: wanted)).sorted { $0.path < $1.path }
+        if let (inner, files, others) = bundleFolder(entries) {
+            var source = memorySource(path, name: name, ownName: ownName, folder: inner, files: files)
+            if others > 0 {
+                source.notes.append("read the files in \(inner.isEmpty ? "the top folder" : inner + "/"); "
+                                    + "\(others) other folder\(others == 1 ? "" : "s") with stage files left out")
             }
-            if candidates.count > 1 {
-                notes.append("read the files in \(inner.isEmpty ? "the top folder" : inner + "/"); other folders with stage files were left out")
-            }
-            let date = BundleDate.find(in: baseName(inner)) ?? BundleDate.find(in: ownName)
-            var source = BundleSource(path: path, origin: inner.isEmpty ? name : name + " › " + inner, date: date, folder: nil,
-                                      names: contents.keys.sorted(), contents: contents)
-            source.notes = notes
             return source
         }
         let archives = entries.filter { $0.path.lowercased().hasSuffix(".zip") }
@@ -154,14 +124,59 @@ public struct BundleSource: Sendable {
         throw StageBundleError.noBundle(path: name, reason: reason)
     }
 
+    /// The folder of the archive that holds the bundle — the one with the most stages; among equals, the newest
+    /// date in its name, then the shallowest, then the first by name — with its files and how many other
+    /// folders hold bundle files. A path's folder is what comes before its last slash.
+    private static func bundleFolder(_ entries: [ArchiveEntry]) -> (folder: String, files: [ArchiveEntry], others: Int)? {
+        var byFolder: [String: [ArchiveEntry]] = [:]
+        for entry in entries {
+            let trimmed = entry.path.split(separator: "/").filter { $0 != "." && $0 != ".." }
+            byFolder[trimmed.dropLast().joined(separator: "/"), default: []].append(entry)
+        }
+        let candidates = byFolder.filter { $0.value.contains { isBundleFile(baseName($0.path)) } }
+        let best = candidates.max { a, b in
+            let (sa, sb) = (stageCount(a.value), stageCount(b.value))
+            if sa != sb { return sa < sb }
+            let (da, db) = (BundleDate.find(in: a.key), BundleDate.find(in: b.key))
+            if da != db { return (da ?? .earliest) < (db ?? .earliest) }
+            let (depthA, depthB) = (a.key.split(separator: "/").count, b.key.split(separator: "/").count)
+            if depthA != depthB { return depthA > depthB }
+            return a.key > b.key
+        }
+        return best.map { ($0.key, $0.value, candidates.count - 1) }
+    }
+
+    /// A bundle of the files read from an archive's `folder`; of two files whose names differ only in case, the
+    /// first by path is kept.
+    private static func memorySource(_ path: String, name: String, ownName: String, folder: String, files: [ArchiveEntry]) -> BundleSource {
+        var contents: [String: [UInt8]] = [:]
+        var seen: Set<String> = []
+        var notes: [String] = []
+        for entry in files {
+            let base = baseName(entry.path)
+            guard isReadable(base) else { continue }
+            guard seen.insert(base.lowercased()).inserted else {
+                notes.append("\(entry.path) left out: the archive holds another file of that name")
+                continue
+            }
+            contents[base] = entry.bytes
+        }
+        let date = BundleDate.find(in: baseName(folder)) ?? BundleDate.find(in: ownName)
+        var source = BundleSource(path: path, origin: folder.isEmpty ? name : name + " › " + folder, date: date, folder: nil,
+                                  names: contents.keys.sorted(), contents: contents)
+        source.notes = notes
+        return source
+    }
+
     /// Of the archives among `names`, the one with the newest date in its name (an undated one only when it is
     /// the only archive), with a note when there was a choice.
     private static func newestArchive(_ names: [String]) -> (name: String, notes: [String])? {
-        let archives = names.filter { $0.lowercased().hasSuffix(".zip") }
+        let archives = names.filter { $0.lowercased().hasSuffix(".zip") }.sorted()
         guard !archives.isEmpty else { return nil }
         if archives.count == 1 { return (archives[0], []) }
         let dated = archives.compactMap { name in BundleDate.find(in: baseName(name)).map { (name, $0) } }
-        guard let newest = dated.max(by: { $0.1 < $1.1 }) else {
+        // The newest; of equal dates, the first by name.
+        guard let newest = dated.max(by: { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 > $1.0 }) else {
             return (archives[0], ["\(archives.count) archives without a date in their names: read \(archives[0])"])
         }
         return (newest.0, ["read \(baseName(newest.0)), the newest of \(archives.count) archives"])

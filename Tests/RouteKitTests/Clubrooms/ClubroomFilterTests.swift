@@ -90,4 +90,14 @@ import Testing
         #expect(both?.units == [Self.racek])
         #expect(ClubroomFilter(age: 13).apply(to: [Self.room, Self.room]).count == 2)
     }
+
+    @Test func aClubroomNamedAfterAUnitThatDidNotPassTakesTheNameOfOneThatDid() {
+        var room = Self.room
+        room.name = "Vlci"  // as catalogs name a clubroom: after its first unit
+        #expect(ClubroomFilter(weekday: .saturday).apply(to: room)?.name == "Racek")
+        #expect(ClubroomFilter(weekday: .monday).apply(to: room)?.name == "Vlci")
+        #expect(ClubroomFilter(waterOnly: true).apply(to: room)?.name == "Racek")
+        // A clubroom with a name of its own keeps it.
+        #expect(ClubroomFilter(weekday: .saturday).apply(to: Self.room)?.name == "Lužánky")
+    }
 }
