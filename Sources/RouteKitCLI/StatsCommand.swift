@@ -109,11 +109,10 @@ struct StatsCommand: Command {
                           through: GPXPipeline(into: collector))
             let lines = collector.tracks.isEmpty ? collector.routes : collector.tracks
             if lines.isEmpty { console.warning("\(file.path): no track or route with a point") }
-            let backward = TrackStatistics.total(of: lines)
-            if backward.timesGoBackward && !quiet {
-                let share = StatsFormatter.fixed(100 * Double(backward.backwardTimeSteps) / Double(backward.timeSteps), 1)
-                console.warning("\(file.path): times go back in \(backward.backwardTimeSteps) of \(backward.timeSteps) steps (\(share) %), "
-                                + "as in tracks joined from recordings of different days: duration, moving time and speeds are left out")
+            for (k, line) in lines.enumerated() where !quiet {
+                guard let problem = line.timeProblem else { continue }
+                let which = lines.count > 1 ? " (\(line.name ?? "track \(k + 1)"))" : ""
+                console.warning("\(file.path)\(which): \(problem): duration, moving time and speeds are left out")
             }
             rows += lines.map { (file.path, $0) }
         }

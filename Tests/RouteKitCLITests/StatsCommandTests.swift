@@ -18,6 +18,31 @@ import Testing
         #expect(run.standardOutput == (try String(contentsOf: golden, encoding: .utf8)))
     }
 
+    /// Two tracks: one joined from recordings out of order (every fifth fix is a day earlier), one recorded.
+    @Test func timesThatAreNoRecordingAreLeftOutWithAWarningNamingTheTrack() throws {
+        func track(_ name: String, back: Bool) -> String {
+            var gpx = "<trk><name>\(name)</name><trkseg>"
+            for k in 0..<50 {
+                let day = back && k % 5 == 4 ? 8 : 9
+                gpx += "<trkpt lat=\"\(46 + Double(k) * 0.0001)\" lon=\"14\"><time>2019-09-0\(day)T10:10:\(k < 10 ? "0" : "")\(k)Z</time></trkpt>"
+            }
+            return gpx + "</trkseg></trk>"
+        }
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("two.gpx").path
+        try Data(("<gpx>" + track("Joined", back: true) + track("Recorded", back: false) + "</gpx>").utf8).write(to: URL(fileURLWithPath: path))
+        let run = try CLI.run(["stats", "--format", "json", path])
+        #expect(run.status == 0)
+        #expect(run.standardError == "routekit: warning: \(path) (Joined): times go back in 10 of 49 steps (20.4 %), as in tracks "
+                + "joined from recordings of different days: duration, moving time and speeds are left out\n")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let tracks = try #require(json["tracks"] as? [[String: Any]])
+        #expect(tracks[0]["duration_s"] is NSNull && tracks[0]["max_speed_mps"] is NSNull)
+        #expect(tracks[1]["duration_s"] as? Double == 49)
+        #expect((json["total"] as? [String: Any])?["duration_s"] is NSNull)
+    }
+
     @Test func jsonHasTheDocumentedShape() throws {
         let run = try CLI.run(["stats", "--format", "json", CLI.fixture("garmin-tpe.gpx"), CLI.fixture("gpx10.gpx")])
         #expect(run.status == 0)

@@ -123,10 +123,12 @@ public final class StatisticsCollector: GPXHandler {
             current.timeSteps += 1
             if dt < 0 {
                 current.backwardTimeSteps += 1
+                current.largestBackwardStepSeconds = max(current.largestBackwardStepSeconds, -dt)
                 finishSpeedRun()
             } else {
                 current.durationSeconds = (current.durationSeconds ?? 0) + dt
                 let step = distance - (timeDistances.last ?? distance)
+                current.timedLengthMeters += step
                 if dt > 0 && step / dt >= TrackStatistics.movingSpeedMetersPerSecond {
                     current.movingTimeSeconds = (current.movingTimeSeconds ?? 0) + dt
                 }
@@ -134,8 +136,9 @@ public final class StatisticsCollector: GPXHandler {
         } else {
             current.durationSeconds = current.durationSeconds ?? 0
         }
-        if runFirstTime == nil { runFirstTime = t }
-        times.append(runFirstTime!.seconds(to: t))
+        let first = runFirstTime ?? t
+        runFirstTime = first
+        times.append(first.seconds(to: t))
         timeDistances.append(distance)
         lastTime = t
     }
@@ -204,9 +207,8 @@ public final class StatisticsCollector: GPXHandler {
         var result = current
         result.name = details.name ?? details.inherited.name.flatMap { $0.isEmpty ? nil : $0 }
         if hasElevation { result.ascent = ascent }
-        if result.timesGoBackward {
-            result.leaveOutTimeBasedValues()
-        } else if let moving = result.movingTimeSeconds, moving > 0 {
+        result.checkTimes()
+        if result.timeProblem == nil, let moving = result.movingTimeSeconds, moving > 0 {
             result.averageSpeedMetersPerSecond = result.length2DMeters / moving
         }
         result.steepestClimbPercent = segmentMaxima.climb.map { max($0, 0) }

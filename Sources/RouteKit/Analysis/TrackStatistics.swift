@@ -17,12 +17,13 @@ public struct TrackStatistics: Hashable, Sendable {
     public var minElevationMeters: Double?
     /// Highest elevation of a point, metres.
     public var maxElevationMeters: Double?
-    /// Time of the first fix that has one.
+    /// The earliest time of a fix (the first, unless times go back).
     public var startTime: Timestamp?
-    /// Time of the last fix that has one.
+    /// The latest time of a fix (the last, unless times go back).
     public var endTime: Timestamp?
     /// Seconds from the first to the last time within each segment, summed over segments: the sum of the
-    /// steps forward in time (a step back adds nothing). Nil when times go back in more than 1 % of steps.
+    /// steps forward in time (a step back adds nothing). Nil when the times cannot be a recording's
+    /// (``timeProblem``).
     public var durationSeconds: Double?
     /// Seconds spent moving: the intervals between consecutive fixes whose average speed is at least
     /// ``TrackStatistics/movingSpeedMetersPerSecond``.
@@ -43,15 +44,46 @@ public struct TrackStatistics: Hashable, Sendable {
     public var timeSteps = 0
     /// Of those, the steps whose time goes back (tracks joined from recordings of different days).
     public var backwardTimeSteps = 0
+    /// The largest step back in time, seconds (0 when none).
+    public var largestBackwardStepSeconds = 0.0
+    /// Metres covered by the steps forward in time (for the speed the times imply).
+    public var timedLengthMeters = 0.0
 
-    /// True when times go back in more than 1 % of the steps (``maximumBackwardTimeStepShare``): the times are
-    /// then not a recording's, and duration, moving time and speeds are nil.
-    public var timesGoBackward: Bool {
-        Double(backwardTimeSteps) > Self.maximumBackwardTimeStepShare * Double(timeSteps)
+    /// Why the times cannot be a recording's, if they cannot; then duration, moving time and speeds are nil.
+    public var timeProblem: TimeProblem?
+
+    /// Looks at the times as measured (``timeSteps``, steps back, the duration over the length timed) and,
+    /// when they cannot be a recording's, sets ``timeProblem`` and leaves out the time-based values.
+    mutating func checkTimes() {
+        timeProblem = diagnosedTimeProblem
+        if timeProblem != nil { leaveOutTimeBasedValues() }
     }
 
-    /// The share of steps whose time may go back before time-based values are left out: 1 %.
+    private var diagnosedTimeProblem: TimeProblem? {
+        if Double(backwardTimeSteps) > Self.maximumBackwardTimeStepShare * Double(timeSteps) {
+            return .goBack(steps: backwardTimeSteps, of: timeSteps)
+        }
+        if largestBackwardStepSeconds > Self.largestBackwardStepSeconds {
+            return .jumpBack(seconds: largestBackwardStepSeconds)
+        }
+        // A second more than measured: devices write whole seconds, so two fixes a few metres apart may share one.
+        if let duration = durationSeconds,
+           timedLengthMeters > Self.fastestPlausibleSpeedMetersPerSecond * (max(duration, 0) + 1) {
+            return .tooFast(meters: timedLengthMeters, seconds: max(duration, 0))
+        }
+        return nil
+    }
+
+    /// The share of steps whose time may go back (a device's glitches) before time-based values are left
+    /// out: 1 %.
     public static let maximumBackwardTimeStepShare = 0.01
+    /// A step back in time longer than this (an hour) joins recordings out of order: time-based values are
+    /// left out.
+    public static let largestBackwardStepSeconds = 3_600.0
+    /// Times that put the track's length into less time than sound would take (343 m/s, with a second to
+    /// spare for times written in whole seconds) are not a recording's (a mapping program writes the moment a
+    /// point was drawn): time-based values are left out.
+    public static let fastestPlausibleSpeedMetersPerSecond = 343.0
 
     /// Sets duration, moving time and speeds to nil.
     mutating func leaveOutTimeBasedValues() {
@@ -80,6 +112,8 @@ public struct TrackStatistics: Hashable, Sendable {
         for part in parts {
             total.timeSteps += part.timeSteps
             total.backwardTimeSteps += part.backwardTimeSteps
+            total.largestBackwardStepSeconds = max(total.largestBackwardStepSeconds, part.largestBackwardStepSeconds)
+            total.timedLengthMeters += part.timedLengthMeters
             total.points += part.points
             total.segments += part.segments
             total.length2DMeters += part.length2DMeters
@@ -102,7 +136,8 @@ public struct TrackStatistics: Hashable, Sendable {
             total.steepestDescentPercent = minimum(total.steepestDescentPercent, part.steepestDescentPercent)
             if let b = part.bounds { total.bounds = total.bounds.map { $0.union(b) } ?? b }
         }
-        if parts.contains(where: \.timesGoBackward) {
+        if let problem = parts.lazy.compactMap(\.timeProblem).first {
+            total.timeProblem = problem
             total.leaveOutTimeBasedValues()
         } else if let moving = total.movingTimeSeconds, moving > 0 {
             total.averageSpeedMetersPerSecond = total.length2DMeters / moving
@@ -146,5 +181,30 @@ public struct Bounds: Hashable, Sendable {
         east = max(east, c.longitude)
         south = min(south, c.latitude)
         north = max(north, c.latitude)
+    }
+}
+
+/// Why a track's times cannot be a recording's.
+public enum TimeProblem: Hashable, Sendable, CustomStringConvertible {
+    /// Times go back in more than 1 % of the steps.
+    case goBack(steps: Int, of: Int)
+    /// A step goes back by more than an hour: recordings joined out of order.
+    case jumpBack(seconds: Double)
+    /// The times put `meters` into `seconds`, faster than sound.
+    case tooFast(meters: Double, seconds: Double)
+
+    public var description: String {
+        func fixed(_ v: Double) -> String { DecimalText.string(v, precision: 1) }
+        switch self {
+        case let .goBack(steps, total):
+            return "times go back in \(steps) of \(total) steps (\(fixed(100 * Double(steps) / Double(max(total, 1)))) %), "
+                + "as in tracks joined from recordings of different days"
+        case .jumpBack(let seconds):
+            let span = seconds >= 86_400 ? "\(fixed(seconds / 86_400)) days" : "\(fixed(seconds / 3_600)) hours"
+            return "times jump back by \(span), as in tracks joined from recordings of different days"
+        case let .tooFast(meters, seconds):
+            return "the times put \(fixed(meters / 1000)) km into \(fixed(seconds)) s: they are not a recording's "
+                + "(mapping programs write when a point was drawn)"
+        }
     }
 }

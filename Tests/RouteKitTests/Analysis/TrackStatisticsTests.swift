@@ -67,18 +67,18 @@ import Testing
     }
 
     @Test func aStepBackInTimeAddsNoTimeAndNeverANegativeDuration() throws {
-        // 200 steps of 5 s, one of which goes back an hour: 1 step in 200 is 0.5 %, so the values are kept.
+        // 200 steps of 5 s, one of which goes back ten minutes: 1 step in 200 is 0.5 %, so the values are kept.
         var times: [Double?] = (0...200).map { Double($0) * 5 + 3600 }
-        times[100] = 10
+        times[100] = 3500
         let s = try statistics(times: times)
         #expect(s.timeSteps == 200)
         #expect(s.backwardTimeSteps == 1)
-        #expect(!s.timesGoBackward)
-        // Forward steps only: 99 steps of 5 s, the step from 10 s on to 3600 + 505 s, and 99 more of 5 s.
-        let expected: Double = 99 * 5 + (3600 + 505 - 10) + 99 * 5
+        #expect(s.timeProblem == nil)
+        // Forward steps only: 99 steps of 5 s, the step from 3500 s on to 3600 + 505 s, and 99 more of 5 s.
+        let expected: Double = 99 * 5 + (3600 + 505 - 3500) + 99 * 5
         #expect(s.durationSeconds == expected)
         let moving = try #require(s.movingTimeSeconds)
-        #expect(moving == 198 * 5)  // the hour-long step is standing still
+        #expect(moving == 198 * 5)  // the ten-minute step is standing still
         #expect(s.maxSpeedMetersPerSecond.map { abs($0 - 2) < 0.01 } == true)  // 10 m in 5 s
         #expect(s.averageSpeedMetersPerSecond.map { $0 > 0 } == true)
     }
@@ -91,7 +91,7 @@ import Testing
         }
         let s = try statistics(times: times)
         #expect(s.backwardTimeSteps == 10)
-        #expect(s.timesGoBackward)
+        #expect(s.timeProblem == .goBack(steps: 10, of: 40))
         #expect(s.durationSeconds == nil && s.movingTimeSeconds == nil)
         #expect(s.averageSpeedMetersPerSecond == nil && s.maxSpeedMetersPerSecond == nil)
         #expect(s.startTime != nil && s.endTime != nil)  // the first and last times are still facts
@@ -100,6 +100,7 @@ import Testing
         #expect(fine.durationSeconds == 50)
         let total = TrackStatistics.total(of: [fine, s])
         #expect(total.durationSeconds == nil && total.averageSpeedMetersPerSecond == nil)
+        #expect(total.timeProblem == s.timeProblem)
     }
 
     @Test func timesWithoutAZoneWorkInDurations() throws {
@@ -107,5 +108,36 @@ import Testing
         let s = try statistics(times: [0, 1.25, 2.5, 3.75], zone: "")
         #expect(s.durationSeconds == 3.75)
         #expect(s.startTime?.description == "2013-10-09T00:00:00.0")
+    }
+
+    @Test func oneStepBackByDaysJoinsRecordingsOutOfOrder() throws {
+        // 300 steps of 5 s, then two days back once (0.3 % of the steps): the recordings were joined out of order.
+        var times: [Double?] = (0...300).map { Double($0) * 5 + 3 * 86_400 }
+        times[200] = 86_400 + 1000
+        let s = try statistics(times: times)
+        let back: Double = (199 * 5 + 3 * 86_400) - (86_400 + 1000)
+        #expect(s.timeProblem == .jumpBack(seconds: back))
+        #expect(s.durationSeconds == nil && s.maxSpeedMetersPerSecond == nil)
+        #expect(s.timeProblem?.description == "times jump back by 2 days, as in tracks joined from recordings of different days")
+        // A step back of a few seconds (a device's glitch) is no such thing.
+        let glitch: Double = 3 * 86_400 + 200 * 5 - 3
+        times[200] = glitch
+        #expect(try statistics(times: times).timeProblem == nil)
+    }
+
+    @Test func timesFasterThanSoundAreNotARecording() throws {
+        // A mapping program's points, 10 m apart, drawn a millisecond apart: 1 km "in" 0.1 s.
+        let drawn = try statistics(times: (0...100).map { (k: Int) -> Double? in Double(k) * 0.001 })
+        let metres = drawn.timedLengthMeters
+        #expect(metres > 1000 && metres < 1010)
+        guard case .tooFast(let m, let seconds)? = drawn.timeProblem else {
+            Issue.record("no problem found in \(String(describing: drawn.timeProblem))")
+            return
+        }
+        #expect(m == metres && abs(seconds - 0.1) < 1e-9)
+        #expect(drawn.durationSeconds == nil && drawn.averageSpeedMetersPerSecond == nil)
+        // Two fixes 10 m apart in the same whole second are a device's rounding, not a problem.
+        let rounded = try statistics(times: [7, 7])
+        #expect(rounded.timeProblem == nil && rounded.durationSeconds == 0)
     }
 }
