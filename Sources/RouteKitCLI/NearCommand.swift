@@ -131,6 +131,10 @@ struct NearCommand: Command {
                 throw CLIError.usage("--skautis-request needs --at LAT,LON (with --radius), --unit NUMBER, or both")
             }
             guard catalogs.isEmpty else { throw CLIError.usage("--skautis-request writes a request and reads no catalog; leave out '\(catalogs[0])'") }
+            guard !filter.concernsMeetings && !filter.waterOnly else {
+                throw CLIError.usage("the service's request has no --age, --day, --sex or --water: give them to 'routekit near' "
+                                     + "with the answer (routekit near --at LAT,LON --age 9 clubrooms.xml)")
+            }
             return
         }
         let places = [at != nil, atFile != nil, along != nil].filter { $0 }.count

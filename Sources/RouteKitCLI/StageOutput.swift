@@ -154,7 +154,7 @@ enum StageOutput {
         let numberedNames = data.stages.allSatisfy { Int($0.name.prefix { $0.isASCII && $0.isNumber }) == $0.number }
         var h = """
             <!DOCTYPE html>
-            <html lang="sl">
+            <html lang="en">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -208,9 +208,12 @@ enum StageOutput {
             let s = stage.statistics
             h += "<section id=\"stage-\(stage.number)\">\n<h2>\(escape(stage.name))</h2>\n"
             if let category = stage.category { h += "<p class=\"cat\">\(escape(category))</p>\n" }
+            if let href = stage.href, href.hasPrefix("https://") || href.hasPrefix("http://") {
+                h += "<p class=\"link\"><a href=\"\(escape(href))\">The stage on the route's website</a> (needs a connection)</p>\n"
+            }
             let pieces = stage.descriptionPieces()
             if !pieces.isEmpty {
-                h += "<p>" + pieces.map { $0.isMeasured ? "<span class=\"measured\" title=\"measured from the track\">\(escape($0.text))</span>" : escape($0.text) }.joined() + "</p>\n"
+                h += "<p lang=\"sl\">" + pieces.map { $0.isMeasured ? "<span class=\"measured\" title=\"measured from the track\">\(escape($0.text))</span>" : escape($0.text) }.joined() + "</p>\n"
             }
             h += "<div class=\"scroll\"><table><tr><th>Length</th><th class=\"n\">Ascent</th><th class=\"n\">Descent</th><th class=\"n\">Lowest</th><th class=\"n\">Highest</th></tr>"
             h += "<tr><td>\(km(s.length2DMeters))</td><td class=\"n\">\(metres(s.ascent?.ascentMeters))</td><td class=\"n\">\(metres(s.ascent?.descentMeters))</td>"

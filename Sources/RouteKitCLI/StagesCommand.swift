@@ -82,19 +82,21 @@ struct StagesCommand: Command {
     }
 
     func validate() throws {
-        guard bundle != nil else { throw CLIError.usage("no bundle; give the ZIP or the folder with the Etapa N.gpx files") }
+        guard let bundle else { throw CLIError.usage("no bundle; give the ZIP or the folder with the Etapa N.gpx files") }
+        guard bundle != "-" else { throw CLIError.usage("stages reads a ZIP or a folder, not standard input; save the ZIP and name it") }
         guard let output, output != "-" else { throw CLIError.usage("say where to write with -o OUTDIR (a folder)") }
     }
 
     func run(console: Console) throws -> ExitCode {
-        let source = try BundleSource.open(bundle!)
+        guard let bundle else { throw CLIError.usage("no bundle") }  // validate() has said so already
+        let source = try BundleSource.open(bundle)
         let data = StageBundle.read(source, assignmentMeters: maxDistance)
         if !quiet {
             for problem in data.problems {
                 console.warning(problem.hasPrefix(source.origin) ? problem : "\(source.origin): \(problem)")
             }
             if !data.unassigned.isEmpty {
-                console.warning("\(source.origin): \(data.unassigned.count) control point\(data.unassigned.count == 1 ? "" : "s") further than \(Int(maxDistance)) m from every stage: \(data.unassigned.map(\.name).joined(separator: ", "))")
+                console.warning("\(source.origin): \(data.unassigned.count) control point\(data.unassigned.count == 1 ? "" : "s") further than \(Int(maxDistance)) m from every stage: \(StageBundle.list(data.unassigned.map(\.name)))")
             }
         }
         guard !data.stages.isEmpty else { throw StageBundleError.noStages(path: source.origin) }

@@ -156,15 +156,18 @@ private struct TimeScanner {
         return nil
     }
 
-    /// `H:MM`, `HH:MM`, `HH:MM:SS[.fff]`, then an optional zone; the minutes, or nil.
+    /// `H:MM`, `HH:MM`, `HH:MM:SS[.fff]`, the last with an optional zone; the minutes, or nil. An offset only
+    /// after seconds, so that `16:30-18:00` is no time with a zone of -18 (it is kept as written).
     mutating func clock() -> Int? {
         let start = i
         guard let h = number(maxDigits: 2), take(0x3A), let m = number(minDigits: 2, maxDigits: 2) else { return reset(start) }
         if take(0x3A) {
             guard let s = number(minDigits: 2, maxDigits: 2), s <= 60 else { return reset(start) }
             skipFraction()
+            skipZone()
+        } else {
+            _ = take(0x5A)  // `16:30Z`
         }
-        skipZone()
         guard (0...24).contains(h), (0...59).contains(m), h < 24 || m == 0 else { return reset(start) }
         return h * 60 + m
     }

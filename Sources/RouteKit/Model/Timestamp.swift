@@ -144,7 +144,7 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
         }
         guard i == end else { return nil }
         // GDAL's form is written back as ISO 8601, with an offset XML Schema (and so GPX) accepts.
-        if separator == 0x2F && style == .hoursOnly { style = offset == 0 ? .z : .extended }
+        if separator == 0x2F && (style == .hoursOnly || style == .basic) { style = offset == 0 ? .z : .extended }
 
         let days = daysFromCivil(year: year, month: month, day: day)
         let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)

@@ -46,6 +46,8 @@ public struct BundleSource: Sendable {
     }
 
     /// The whole file `name`.
+    ///
+    /// - Throws: ``IOError`` when a file in a folder cannot be read, or `name` is not in the bundle.
     public func bytes(_ name: String) throws -> [UInt8] {
         if folder == nil, let bytes = contents[name] { return bytes }
         return try input(name).readAll()
@@ -217,6 +219,7 @@ public struct BundleSource: Sendable {
 
 /// The date of a bundle's data, read from a name such as `ZIP_03-09-2019.zip`.
 public struct BundleDate: Hashable, Comparable, Sendable {
+    /// The year, 1900 to 2200.
     public var year: Int
     /// 1 to 12.
     public var month: Int
@@ -224,6 +227,13 @@ public struct BundleDate: Hashable, Comparable, Sendable {
     public var day: Int
 
     static let earliest = BundleDate(year: 0, month: 1, day: 1)
+
+    /// A date; ``find(in:)`` makes only dates that exist.
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
 
     /// `2019-09-03`.
     public var iso: String {

@@ -10,6 +10,7 @@ public struct ControlPointEntry: Hashable, Sendable {
     /// Where the stamp is (`zig`).
     public var stamp: String?
 
+    /// An entry of the list; nil where the list says nothing.
     public init(number: Int? = nil, name: String, address: String? = nil, stamp: String? = nil) {
         self.number = number
         self.name = name

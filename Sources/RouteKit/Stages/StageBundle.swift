@@ -16,6 +16,7 @@ public struct StageBundle: Sendable {
         public var name: String
         /// The description as published; see ``descriptionPieces()``.
         public var description: String?
+        /// The region the route's website files the stage under (`Ljubljana`, `Gorenjska`).
         public var category: String?
         /// The stage's page on the route's website.
         public var href: String?
@@ -40,11 +41,15 @@ public struct StageBundle: Sendable {
     public struct ControlPoint: Sendable {
         /// Its number along the route (kt.json's `zapSt`), when the list has it.
         public var number: Int?
+        /// The name: kt.json's `naziv`, else the waypoint's.
         public var name: String
+        /// The postal address (kt.json's `naslov`).
         public var address: String?
         /// Where the stamp is.
         public var stamp: String?
+        /// Where the waypoint is.
         public var coordinate: Coordinate
+        /// The waypoint's elevation in metres, when it has one.
         public var elevation: Double?
         /// Metres along its stage's track, measured as its profile measures (gaps between segments left out).
         public var alongMeters: Double = 0
@@ -77,8 +82,9 @@ public struct StageBundle: Sendable {
         return n
     }
 
-    /// Reads the bundle in `source`; control points within `assignmentMeters` of a stage's track belong to the
-    /// nearest such stage.
+    /// Reads the bundle in `source`, measuring each stage with `method`; control points within
+    /// `assignmentMeters` of a stage's track belong to the nearest such stage. Never throws: what cannot be
+    /// read is left out and said in ``problems``.
     public static func read(_ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200) -> StageBundle {
         var bundle = StageBundle()
         bundle.origin = source.origin
@@ -87,9 +93,15 @@ public struct StageBundle: Sendable {
         let etape = bundle.readList(source, "etape.json", missing: "stages are named after their tracks")
         let files = bundle.stageFiles(source, etape: etape)
         // The stages are read and measured on all cores; each result is a stage or the reason it is left out.
-        let built: [Result<Stage, StageProblem>] = (try? parallelMap(files.count) { index in
-            readStage(files[index].number, files[index].name, entry: files[index].entry, from: source, method: method)
-        }) ?? []
+        let built: [Result<Stage, StageProblem>]
+        do {
+            built = try parallelMap(files.count) { index in
+                readStage(files[index].number, files[index].name, entry: files[index].entry, from: source, method: method)
+            }
+        } catch {  // readStage reports its failures as results; nothing else can throw
+            bundle.problems.append("\(error)")
+            built = []
+        }
         for result in built {
             switch result {
             case .success(let stage): bundle.stages.append(stage)
@@ -114,10 +126,16 @@ public struct StageBundle: Sendable {
         }
         let entries = etape ?? []
         var entryOf: [Int: JSONValue] = [:]
+        var absent: [String] = []
+        defer {
+            if !absent.isEmpty {
+                problems.append("etape.json names \(absent.count) file\(absent.count == 1 ? "" : "s") not in the bundle: \(Self.list(absent))")
+            }
+        }
         for (position, entry) in entries.enumerated() {
             let listed = entry["file"]?.string?.trimmingSpaces()
             let named = listed.flatMap { source.file(named: $0) }
-            if let listed, !listed.isEmpty, named == nil { problems.append("etape.json names \(listed), which is not in the bundle") }
+            if let listed, !listed.isEmpty, named == nil { absent.append(listed) }
             let number = named.flatMap(Self.stageNumber) ?? Self.leadingNumber(entry["name"]?.string) ?? position + 1
             if let named, Self.stageNumber(named) == nil {  // a stage under a name of its own
                 if files[number] == nil {
@@ -135,6 +153,11 @@ public struct StageBundle: Sendable {
             let entry = located ? entryOf[file.key] : (position < entries.count ? entries[position] : nil)
             return (file.key, file.value, entry)
         }
+    }
+
+    /// Names for a message: all of them up to ten, else the first ten and how many more.
+    public static func list(_ names: [String]) -> String {
+        names.count <= 10 ? names.joined(separator: ", ") : names.prefix(10).joined(separator: ", ") + " and \(names.count - 10) more"
     }
 
     /// The number a stage's name starts with: 7 for "07: Bohinjska Bistrica – Vrata".
@@ -218,11 +241,11 @@ public struct StageBundle: Sendable {
         if !withoutPosition.isEmpty {
             let names = withoutPosition.map { e in e.number.map { "\($0) \(e.name)" } ?? e.name }
             problems.append("kt.json lists \(names.count) control point\(names.count == 1 ? "" : "s") with no waypoint in KT.gpx, "
-                            + "listed without a position: \(names.joined(separator: ", "))")
+                            + "listed without a position: \(Self.list(names))")
         }
         if !unlisted.isEmpty {
             problems.append("KT.gpx has \(unlisted.count) waypoint\(unlisted.count == 1 ? "" : "s") that kt.json does not list: "
-                            + unlisted.joined(separator: ", "))
+                            + Self.list(unlisted))
         }
         assign(points, withinMeters: assignmentMeters)
     }
@@ -265,6 +288,7 @@ public struct StageBundle: Sendable {
 /// A piece of a stage's description: text as published, or a figure measured from the track where the
 /// published text leaves it empty.
 public struct DescriptionPiece: Hashable, Sendable {
+    /// The text of the piece.
     public var text: String
     /// True for a figure RouteKit measured.
     public var isMeasured: Bool

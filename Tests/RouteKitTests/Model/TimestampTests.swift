@@ -47,6 +47,7 @@ import Testing
         #expect(Timestamp("2013/05/26 22:14:56.25+02")?.description == "2013-05-26T22:14:56.25+02:00")
         #expect(Timestamp("2013/05/26 22:14:56+02")?.secondsSinceEpoch == utc.secondsSinceEpoch)
         #expect(Timestamp("2013/05/26 20:14:56")?.description == "2013-05-26T20:14:56")
+        #expect(Timestamp("2013/05/26 20:14:56+0530")?.description == "2013-05-26T20:14:56+05:30")
     }
 
     @Test func roundTripsEveryDayOfFourHundredYears() {

@@ -38,7 +38,7 @@ import Testing
         #expect(b.stages.map(\.number) == [1, 2])
         #expect(b.stages.map(\.name) == ["01: Prva", "02: Druga"])
         #expect(b.stages.map(\.fileName) == ["Ljubljana.gpx", "Etapa_2.gpx"])
-        #expect(b.problems.contains("etape.json names Etapa_3.gpx, which is not in the bundle"))
+        #expect(b.problems.contains("etape.json names 1 file not in the bundle: Etapa_3.gpx"))
     }
 
     @Test func reportsWhatIsMissingOrBrokenAndKeepsTheRest() throws {
@@ -57,6 +57,11 @@ import Testing
         #expect(problems.contains("Etapa 3.gpx:1:"))
         #expect(problems.contains("stage 3 left out"))
         #expect(problems.contains("etapa-2.gpx left out: Etapa_2.gpx is stage 2 too") || problems.contains("Etapa_2.gpx left out: etapa-2.gpx is stage 2 too"))
+    }
+
+    @Test func listsNamesInMessagesUpToTen() {
+        #expect(StageBundle.list(["a", "b"]) == "a, b")
+        #expect(StageBundle.list((1...12).map(String.init)) == "1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more")
     }
 
     @Test func fillsTheFiguresADescriptionLeavesEmpty() {
