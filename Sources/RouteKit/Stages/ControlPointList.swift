@@ -92,13 +92,12 @@ enum ControlPointList {
                 }
             }
         }
-        // Equal names left over, in any order.
-        var used = Set(result.compactMap { $0 })
+        // Equal names left over, in any order: each name's unpaired entries, first first.
+        let used = Set(result.compactMap { $0 })
+        var unpaired: [[String]: [Int]] = [:]
+        for j in b.indices.reversed() where !used.contains(j) && !b[j].words.isEmpty { unpaired[b[j].words, default: []].append(j) }
         for i in a.indices where result[i] == nil {
-            if let j = b.indices.first(where: { !used.contains($0) && b[$0].words == a[i].words && !a[i].words.isEmpty }) {
-                result[i] = j
-                used.insert(j)
-            }
+            result[i] = unpaired[a[i].words]?.popLast()
         }
         return result
     }
