@@ -110,7 +110,7 @@ struct MapCommand: Command {
         }
         guard !lines.isEmpty else { throw CLIError.data("no track or route in \(inputs.joined(separator: ", "))") }
         // One corridor per line, for the waypoints and the clubrooms alike.
-        let corridors = waypoints == nil && clubrooms.isEmpty ? [] : lines.map { TrackCorridor(points: $0.segments.flatMap { $0 }) }
+        let corridors = waypoints == nil && clubrooms.isEmpty ? [] : lines.map { TrackCorridor(segments: $0.segments) }
         var markers: [TrackMap.Marker] = []
         if let waypoints {
             let document = try GPXReader().document(at: waypoints)

@@ -235,11 +235,10 @@ struct NearCommand: Command {
         let builder = GPXDocumentBuilder()
         try readInput(file, format: format, strict: false, quiet: quiet, console: console, handler: builder)
         let document = builder.document
-        var points = document.tracks.flatMap { $0.segments.flatMap { $0.points.map(\.coordinate) } }
-        if points.isEmpty { points = document.routes.flatMap { $0.points.map(\.coordinate) } }
-        guard !points.isEmpty else { throw CLIError.data("\(path): no track or route to search along") }
-        let label = document.tracks.first?.name ?? document.routes.first?.name ?? path
-        let corridor = TrackCorridor(points: points)
+        let track = document.tracksElseRoutes()
+        guard track.segments.contains(where: { !$0.points.isEmpty }) else { throw CLIError.data("\(path): no track or route to search along") }
+        let label = track.name ?? path
+        let corridor = TrackCorridor(track: track)
         var matches = corridor.positions(within: radius, among: GeodesicIndex(coordinates), coordinates: coordinates)
         if let limit, matches.count > limit { matches = Array(matches.prefix(limit)) }
         var buffer = ByteBuffer(capacity: 1 << 16)

@@ -108,14 +108,8 @@ struct ProfileCommand: Command {
         let builder = GPXDocumentBuilder()
         try readInput(file, format: inputFormat, strict: strict, quiet: quiet, console: console, handler: builder)
         let document = builder.document
-        var track = Track()
-        let lines = document.tracks.isEmpty
-            ? document.routes.map { Track(details: $0.details, segments: [TrackSegment(points: $0.points.map {
-                TrackPoint(coordinate: $0.coordinate, elevation: $0.elevation, time: $0.time) })]) }
-            : document.tracks
-        guard let first = lines.first else { throw CLIError.data("\(path): no track or route to draw") }
-        track.details = first.details
-        for line in lines { track.segments += line.segments }
+        let track = document.tracksElseRoutes()
+        guard track.segments.contains(where: { !$0.points.isEmpty }) else { throw CLIError.data("\(path): no track or route to draw") }
         let profile = ElevationProfile(track: track, method: method)
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations") }
 
@@ -124,7 +118,7 @@ struct ProfileCommand: Command {
             let marks = try GPXReader(strict: strict).document(at: waypoints)
             var far: [String] = []
             // One corridor (one index over the track) for all the waypoints.
-            let corridor = TrackCorridor(points: profile.positions.map(\.coordinate))
+            let corridor = profile.corridor()
             for (i, w) in marks.waypoints.enumerated() where !profile.positions.isEmpty {
                 let name = w.name ?? "waypoint \(i + 1)"
                 let p = corridor.place(w.coordinate)

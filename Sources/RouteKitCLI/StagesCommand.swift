@@ -108,7 +108,7 @@ struct StagesCommand: Command {
             let coordinates = rooms.map(\.coordinate)
             let index = GeodesicIndex(coordinates)
             for (i, stage) in data.stages.enumerated() {
-                let corridor = TrackCorridor(points: stage.track.segments.flatMap { $0.points.map(\.coordinate) })
+                let corridor = stage.profile.corridor()
                 nearby[i] = corridor.positions(within: radius, among: index, coordinates: coordinates).map { (rooms[$0.index], $0) }
             }
         }

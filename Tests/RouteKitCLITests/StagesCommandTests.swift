@@ -146,6 +146,42 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: out + "/stage-1.gpx"))
     }
 
+    /// Distance along a track has one meaning everywhere: the profile's, which leaves out the gap between
+    /// segments. A stage of two segments (46.00–46.03° N, then 46.08–46.11° N on 14° E), a control point and a
+    /// clubroom 20 m off the second segment, 0.003° into it.
+    @Test func aPlaceOnASecondSegmentIsAsFarAlongAsTheProfileSays() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = folder.appendingPathComponent("bundle")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        var gpx = "<gpx><trk><name>Two parts</name>"
+        for start in [46.0, 46.08] {
+            gpx += "<trkseg>"
+            for k in 0...300 { gpx += "<trkpt lat=\"\(start + Double(k) * 0.0001)\" lon=\"14\"><ele>\(500 + k)</ele></trkpt>" }
+            gpx += "</trkseg>"
+        }
+        try Data((gpx + "</trk></gpx>").utf8).write(to: bundle.appendingPathComponent("Etapa_1.gpx"))
+        // 20 m east of 46.083° N, 14° E.
+        let (lat, lon) = ("46.083", "14.000259")
+        try Data("<gpx><wpt lat=\"\(lat)\" lon=\"\(lon)\"><name>KT 1</name></wpt></gpx>".utf8).write(to: bundle.appendingPathComponent("KT.gpx"))
+        // The profile's distance: all of the first segment and 0.003° of the second (GeographicLib's GeodSolve:
+        // 3,334.548 m and 333.459 m); counting the gap would add 5,558 m.
+        let expected = 3_334.548 + 333.459
+        let out = folder.appendingPathComponent("out").path
+        #expect(try CLI.run(["stages", bundle.path, "-o", out, "-q"]).status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/stages.json"))) as? [String: Any])
+        let stage = try #require((json["stages"] as? [[String: Any]])?.first)
+        let along = try #require((stage["control_points"] as? [[String: Any]])?.first?["along_m"] as? Double)
+        #expect(abs(along - expected) < 0.01)
+        #expect(abs((stage["length_2d_m"] as? Double ?? 0) - (3_334.548 + 3_334.595)) < 0.002)
+        // near --along measures the same distance for a clubroom at that place.
+        let catalog = folder.appendingPathComponent("rooms.csv")
+        try Data("id,name,lat,lon\n1,Klubovna,\(lat),\(lon)\n".utf8).write(to: catalog)
+        let near = try CLI.run(["near", "--along", bundle.path + "/Etapa_1.gpx", "--radius", "100m", "--format", "csv", catalog.path])
+        let row = try #require(near.standardOutput.split(separator: "\n").dropFirst().first?.split(separator: ","))
+        #expect(abs((Double(row[6]) ?? 0) - expected) < 0.01)
+    }
+
     @Test func nothingToBuildIsADataError() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -24,6 +24,8 @@ public struct ElevationProfile: Sendable {
     public var statistics: TrackStatistics
     /// The distance along the track of each point, with its position, for placing waypoints.
     public var positions: [(distanceMeters: Double, coordinate: Coordinate)]
+    /// The index in ``positions`` where each segment starts.
+    public var segmentStarts: [Int]
 
     /// The stretch over which a sample's grade is taken, metres.
     public static let gradeWindowMeters = 100.0
@@ -35,8 +37,10 @@ public struct ElevationProfile: Sendable {
         collector.beginTrack()
         var positions: [(distanceMeters: Double, coordinate: Coordinate)] = []
         var distance = 0.0
+        var segmentStarts: [Int] = []
         for segment in track.segments {
             collector.beginSegment()
+            if !segment.points.isEmpty { segmentStarts.append(positions.count) }
             var previous: Coordinate?
             for point in segment.points {
                 if let previous { distance += Geodesic.wgs84.stepDistance(from: previous, to: point.coordinate) }
@@ -50,6 +54,7 @@ public struct ElevationProfile: Sendable {
         self.name = track.name
         self.statistics = collector.tracks[0]
         self.positions = positions
+        self.segmentStarts = segmentStarts
         let series = collector.trackSeries[0]
         let smoothed = collector.smoothedLine
         var samples: [Sample] = []
@@ -132,11 +137,16 @@ public struct ElevationProfile: Sendable {
         public var offTrackMeters: Double
     }
 
+    /// The track's corridor, its segments kept apart, so that it places positions at the profile's distances.
+    public func corridor() -> TrackCorridor {
+        TrackCorridor(points: positions.map(\.coordinate), segmentStarts: segmentStarts)
+    }
+
     /// Places `coordinate` on the track: its nearest track position, through ``TrackCorridor``; nil for a
-    /// profile without positions. For many waypoints, build one ``TrackCorridor`` and ask it.
+    /// profile without positions. For many waypoints, build one ``corridor()`` and ask it.
     public func place(_ coordinate: Coordinate) -> Placement? {
         guard !positions.isEmpty else { return nil }
-        let match = TrackCorridor(points: positions.map(\.coordinate)).place(coordinate)
+        let match = corridor().place(coordinate)
         return Placement(distanceMeters: match.alongMeters, offTrackMeters: match.distanceMeters)
     }
 

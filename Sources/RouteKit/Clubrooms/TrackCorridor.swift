@@ -3,6 +3,10 @@ import Glibc
 /// Positions near a track: for each, its distance from the track and how far along the track its nearest
 /// point is.
 ///
+/// Distance along a track has one meaning in RouteKit, the one of its elevation profile: it runs on across
+/// a break between segments without counting the gap (the gap is no road ridden). A position is placed on
+/// the nearest step within a segment, never on the gap between two.
+///
 /// The track's points go into their own ``GeodesicIndex``. Track points are sampled at least every h = R/4
 /// along the track; every point of the track lies within h + g (g: the longest step) of the last sample
 /// before it, so a position within R of the track lies within R + h + g of a sample and is a candidate.
@@ -22,18 +26,43 @@ public struct TrackCorridor: Sendable {
 
     private let points: [Coordinate]
     private let along: [Double]
+    /// True at the first point of every segment after the first: the step that ends there is a gap.
+    private let startsSegment: [Bool]
     private let index: GeodesicIndex
 
-    /// A corridor around the line through `points` (in order; one segment).
-    public init(points: [Coordinate]) {
+    /// A corridor around the line through `points`, in order; the segments start at `segmentStarts` (indices
+    /// into `points`; one segment when empty or `[0]`).
+    public init(points: [Coordinate], segmentStarts: [Int] = []) {
         self.points = points
+        var starts = [Bool](repeating: false, count: points.count)
+        for i in segmentStarts where i > 0 && i < points.count { starts[i] = true }
         var along = [Double](repeating: 0, count: points.count)
         for i in points.indices.dropFirst() {
-            along[i] = along[i - 1] + Geodesic.wgs84.stepDistance(from: points[i - 1], to: points[i])
+            along[i] = along[i - 1] + (starts[i] ? 0 : Geodesic.wgs84.stepDistance(from: points[i - 1], to: points[i]))
         }
         self.along = along
+        startsSegment = starts
         index = GeodesicIndex(points)
     }
+
+    /// A corridor around `track`, its segments kept apart (empty segments are passed over).
+    public init(track: Track) {
+        self.init(segments: track.segments.map { $0.points.map(\.coordinate) })
+    }
+
+    /// A corridor around a line of `segments`, kept apart (empty segments are passed over).
+    public init(segments: [[Coordinate]]) {
+        var points: [Coordinate] = []
+        var starts: [Int] = []
+        for segment in segments where !segment.isEmpty {
+            starts.append(points.count)
+            points += segment
+        }
+        self.init(points: points, segmentStarts: starts)
+    }
+
+    /// True when the step from point `j` to point `j + 1` is a step of the track, not a gap between segments.
+    private func isStep(_ j: Int) -> Bool { j >= 0 && j + 1 < points.count && !startsSegment[j + 1] }
 
     /// The length of the track, metres.
     public var lengthMeters: Double { along.last ?? 0 }
@@ -46,7 +75,8 @@ public struct TrackCorridor: Sendable {
         for i in along.indices.dropFirst() { longestStep = max(longestStep, along[i] - along[i - 1]) }
         var seen = Set<Int>()
         var next = 0.0
-        for i in points.indices where along[i] >= next || i == points.count - 1 {
+        // Every segment's first and last point are samples too, so no stretch is longer than h between samples.
+        for i in points.indices where along[i] >= next || i == points.count - 1 || startsSegment[i] || (i + 1 < points.count && startsSegment[i + 1]) {
             next = along[i] + step
             for m in candidates.positions(within: radiusMeters + step + longestStep, of: points[i]) { seen.insert(m.index) }
         }
@@ -64,7 +94,7 @@ public struct TrackCorridor: Sendable {
         guard let nearest = index.nearest(1, to: c).first else { return Match(index: i, distanceMeters: .infinity, alongMeters: 0) }
         var best = Match(index: i, distanceMeters: nearest.distanceMeters, alongMeters: along[nearest.index])
         let k = nearest.index
-        for j in [k - 1, k] where j >= 0 && j + 1 < points.count {
+        for j in [k - 1, k] where isStep(j) {
             let a = points[j]
             let b = points[j + 1]
             let scale = cos(c.latitude * .pi / 180)

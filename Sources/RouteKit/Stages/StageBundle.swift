@@ -252,7 +252,7 @@ public struct StageBundle: Sendable {
 
     /// Gives each point to the stage whose track passes nearest, within `withinMeters`; the rest are unassigned.
     private mutating func assign(_ points: [ControlPoint], withinMeters: Double) {
-        let corridors = stages.map { TrackCorridor(points: $0.profile.positions.map(\.coordinate)) }
+        let corridors = stages.map { $0.profile.corridor() }
         // Only stages whose bounding box, grown by the distance, holds a point can be near it (a degree of
         // latitude is at least 110.5 km, and of longitude at least that times cos φ).
         let dLat = withinMeters / 110_500

@@ -41,4 +41,36 @@ import Testing
         #expect(abs(match.distanceMeters - 250) < 0.05)
         #expect(abs(match.alongMeters - 1501.5) < 0.5)
     }
+
+    /// Two segments along the meridian 14° E: 46.00°–46.03° N, then, after a gap of about 5.6 km, 46.08°–46.11° N.
+    static func twoSegments() -> Track {
+        func segment(from latitude: Double) -> TrackSegment {
+            TrackSegment(points: (0...300).map { TrackPoint(coordinate: Coordinate(latitude: latitude + Double($0) * 0.0001, longitude: 14)) })
+        }
+        return Track(segments: [segment(from: 46.0), TrackSegment(), segment(from: 46.08)])
+    }
+
+    @Test func distanceAlongNeverCountsTheGapBetweenSegments() {
+        let track = Self.twoSegments()
+        let first = Coordinate(latitude: 46.0, longitude: 14).distance(to: Coordinate(latitude: 46.03, longitude: 14))
+        let intoSecond = Coordinate(latitude: 46.08, longitude: 14).distance(to: Coordinate(latitude: 46.083, longitude: 14))
+        // A control point 20 m east of the second segment, 0.003° into it.
+        let point = Geodesic.wgs84.destination(from: Coordinate(latitude: 46.083, longitude: 14), azimuthDegrees: 90, distanceMeters: 20)
+        let match = TrackCorridor(track: track).place(point)
+        #expect(abs(match.alongMeters - (first + intoSecond)) < 0.01)
+        #expect(abs(match.distanceMeters - 20) < 0.01)
+        // The profile measures the same distance, and places the point there.
+        let profile = ElevationProfile(track: track)
+        #expect(abs((profile.place(point)?.distanceMeters ?? 0) - (first + intoSecond)) < 0.01)
+        #expect(abs((profile.positions.last?.distanceMeters ?? 0) - TrackCorridor(track: track).lengthMeters) < 1e-6)
+        let second = Coordinate(latitude: 46.08, longitude: 14).distance(to: Coordinate(latitude: 46.11, longitude: 14))
+        #expect(abs(TrackCorridor(track: track).lengthMeters - (first + second)) < 0.01)
+        // A position beside the gap is nearest an end of a segment, never on the gap itself.
+        let beside = Geodesic.wgs84.destination(from: Coordinate(latitude: 46.055, longitude: 14), azimuthDegrees: 90, distanceMeters: 10)
+        let gapMatch = TrackCorridor(track: track).place(beside)
+        #expect(gapMatch.distanceMeters > 2700)
+        // Found in a search too, at the same place along the track.
+        let found = TrackCorridor(track: track).positions(within: 100, among: GeodesicIndex([point]), coordinates: [point])
+        #expect(found.count == 1 && abs(found[0].alongMeters - match.alongMeters) < 1e-9)
+    }
 }
