@@ -17,14 +17,14 @@ public struct GPXReader {
     /// warning.
     public var strict: Bool
     /// Called for each problem the reader got past.
-    public var onWarning: (GPXWarning) -> Void
+    public var onWarning: (ReadWarning) -> Void
 
     /// The longest text value kept (a name, a description, a number): 1 MiB. A longer one is left out with a
     /// warning, so that a hostile file cannot make the reader hold gigabytes of one value.
-    public static let maximumTextLength = 1 << 20
+    public static let maximumTextLength = XMLStreamParser.maximumTextLength
 
     /// A reader; `onWarning` receives each value or point left out.
-    public init(strict: Bool = false, onWarning: @escaping (GPXWarning) -> Void = { _ in }) {
+    public init(strict: Bool = false, onWarning: @escaping (ReadWarning) -> Void = { _ in }) {
         self.strict = strict
         self.onWarning = onWarning
     }
@@ -585,7 +585,7 @@ final class GPXStateMachine: XMLStreamHandler {
             return
         }
         summary.warnings += 1
-        reader.onWarning(GPXWarning(line: line, column: column, message: message))
+        reader.onWarning(ReadWarning(line: line, column: column, message: message))
     }
 
     private func call(_ body: (GPXHandler) throws -> Void) {

@@ -12,9 +12,9 @@ public struct GeoJSONReader {
     /// When true, what would be a warning is an error.
     public var strict: Bool
     /// Called for each feature or position left out.
-    public var onWarning: (GPXWarning) -> Void
+    public var onWarning: (ReadWarning) -> Void
 
-    public init(strict: Bool = false, onWarning: @escaping (GPXWarning) -> Void = { _ in }) {
+    public init(strict: Bool = false, onWarning: @escaping (ReadWarning) -> Void = { _ in }) {
         self.strict = strict
         self.onWarning = onWarning
     }
@@ -144,7 +144,7 @@ private final class FeatureConverter {
 
     private func warn(_ message: String) throws {
         if reader.strict { throw GeoJSONError.invalidValue(line: line, column: column, reason: message) }
-        reader.onWarning(GPXWarning(line: line, column: column, message: message))
+        reader.onWarning(ReadWarning(line: line, column: column, message: message))
     }
 
     /// The last text of a sequence is cut off: a warning (an error when strict).

@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func skipsBadValuesWithAWarningNamingTheLine() throws {
-        var warnings: [GPXWarning] = []
+        var warnings: [ReadWarning] = []
         let reader = GPXReader { warnings.append($0) }
         let builder = GPXDocumentBuilder()
         let summary = try reader.read(bytes: Fixture.bytes("bad-values.gpx"), handler: builder)

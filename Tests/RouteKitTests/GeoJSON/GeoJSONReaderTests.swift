@@ -3,11 +3,11 @@ import RouteKit
 import Testing
 
 @Suite struct GeoJSONReaderTests {
-    func read(_ text: String, strict: Bool = false) throws -> (GPXDocument, [GPXWarning]) {
+    func read(_ text: String, strict: Bool = false) throws -> (GPXDocument, [ReadWarning]) {
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = try Fixture.write(text.utf8Bytes, name: "in.geojson", in: folder)
-        var warnings: [GPXWarning] = []
+        var warnings: [ReadWarning] = []
         let builder = GPXDocumentBuilder()
         try GeoJSONReader(strict: strict) { warnings.append($0) }.read(InputFile(path: path), handler: builder)
         return (builder.document, warnings)

@@ -90,8 +90,8 @@ private final class RecordCollector: XMLStreamHandler {
 
     override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard field != nil || inFaultString else { return }
-        // A value over the GPX reader's limit is left out (memory stays bounded whatever the file holds).
-        if text.count + bytes.count > GPXReader.maximumTextLength {
+        // A value over the readers' limit is left out (memory stays bounded whatever the file holds).
+        if text.count + bytes.count > XMLStreamParser.maximumTextLength {
             field = nil
             inFaultString = false
             text.removeAll()

@@ -71,6 +71,10 @@ enum XMLName {
 /// on nesting and text size. libxml2 prints nothing (`XML_PARSE_NOERROR`, `XML_PARSE_NOWARNING`); its
 /// first error is kept with its line and column.
 final class XMLStreamParser {
+    /// The longest text value a reader keeps (1 MiB): a longer one is left out, so that a hostile file cannot
+    /// make a reader hold gigabytes of one value.
+    static let maximumTextLength = 1 << 20
+
     // Not retained: the handler outlives every parse (the reader holds both), and the callbacks are hot.
     private let handler: Unmanaged<XMLStreamHandler>
     private var context: xmlParserCtxtPtr?
