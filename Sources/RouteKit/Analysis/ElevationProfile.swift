@@ -34,29 +34,26 @@ public struct ElevationProfile: Sendable {
     public init(track: Track, method: AscentMethod = .standard) {
         let collector = StatisticsCollector(method: method)
         collector.keepSeries = true
-        collector.beginTrack()
+        collector.measure(track)
+        // Each point's distance along the track: running on across segment breaks, the gap not counted.
         var positions: [(distanceMeters: Double, coordinate: Coordinate)] = []
-        var distance = 0.0
         var segmentStarts: [Int] = []
-        for segment in track.segments {
-            collector.beginSegment()
-            if !segment.points.isEmpty { segmentStarts.append(positions.count) }
+        var distance = 0.0
+        for segment in track.segments where !segment.points.isEmpty {
+            segmentStarts.append(positions.count)
             var previous: Coordinate?
             for point in segment.points {
                 if let previous { distance += Geodesic.wgs84.stepDistance(from: previous, to: point.coordinate) }
                 positions.append((distance, point.coordinate))
                 previous = point.coordinate
-                collector.trackPoint(point)
             }
-            collector.endSegment()
         }
-        collector.endTrack(track.details)
         self.name = track.name
         self.statistics = collector.tracks[0]
         self.positions = positions
         self.segmentStarts = segmentStarts
         let series = collector.trackSeries[0]
-        let smoothed = collector.smoothedLine
+        let smoothed = collector.trackSmoothed[0]
         var samples: [Sample] = []
         samples.reserveCapacity(series.count)
         for i in 0..<series.count {

@@ -13,6 +13,9 @@ public final class StatisticsCollector: GPXHandler {
     /// The elevation series of each track and route, when ``keepSeries`` is set (for profiles).
     public private(set) var trackSeries: [ElevationSeries] = []
     public private(set) var routeSeries: [ElevationSeries] = []
+    /// The smoothed elevations of each track and route, aligned with its series, when ``keepSeries`` is set.
+    public private(set) var trackSmoothed: [[Double]] = []
+    public private(set) var routeSmoothed: [[Double]] = []
     /// Keep each line's elevation series for a profile.
     public var keepSeries = false
 
@@ -29,6 +32,8 @@ public final class StatisticsCollector: GPXHandler {
     private var runFirstTime: Timestamp?
     private var lastTime: Timestamp?
     private var smoothedParts: [Double] = []
+    /// Points of the longest part (segment) of the current line measured so far.
+    private var longestPart = 0
     private var ascent = AscentDescent()
     private var hasElevation = false
 
@@ -42,7 +47,10 @@ public final class StatisticsCollector: GPXHandler {
     public func endSegment() { finishSegment() }
     public func endTrack(_ details: Details) {
         tracks.append(finishLine(details))
-        if keepSeries { trackSeries.append(series) }
+        if keepSeries {
+            trackSeries.append(series)
+            trackSmoothed.append(smoothedParts)
+        }
     }
 
     public func beginRoute() {
@@ -55,7 +63,10 @@ public final class StatisticsCollector: GPXHandler {
     public func endRoute(_ details: Details) {
         finishSegment()
         routes.append(finishLine(details))
-        if keepSeries { routeSeries.append(series) }
+        if keepSeries {
+            routeSeries.append(series)
+            routeSmoothed.append(smoothedParts)
+        }
     }
 
     // MARK: Accumulation
@@ -67,6 +78,7 @@ public final class StatisticsCollector: GPXHandler {
         ascent = AscentDescent()
         hasElevation = false
         smoothedParts = []
+        longestPart = 0
         segmentMaxima = (nil, nil)
     }
 
@@ -165,7 +177,8 @@ public final class StatisticsCollector: GPXHandler {
             ascent.ascentMeters += result.ascentMeters
             ascent.descentMeters += result.descentMeters
             // Report the parameters of the longest part.
-            if part.count >= smoothedParts.count {
+            if part.count >= longestPart {
+                longestPart = part.count
                 ascent.noiseMeters = result.noiseMeters
                 ascent.smoothingMeters = result.smoothingMeters
                 ascent.thresholdMeters = result.thresholdMeters
@@ -213,10 +226,6 @@ public final class StatisticsCollector: GPXHandler {
         }
         result.steepestClimbPercent = segmentMaxima.climb.map { max($0, 0) }
         result.steepestDescentPercent = segmentMaxima.descent.map { min($0, 0) }
-        smoothedLine = smoothedParts
         return result
     }
-
-    /// The smoothed elevations of the last line finished, aligned with its series.
-    public private(set) var smoothedLine: [Double] = []
 }

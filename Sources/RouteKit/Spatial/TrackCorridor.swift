@@ -29,6 +29,8 @@ public struct TrackCorridor: Sendable {
     /// True at the first point of every segment after the first: the step that ends there is a gap.
     private let startsSegment: [Bool]
     private let index: GeodesicIndex
+    /// The box around the points, west/south/east/north in degrees; nil without points.
+    private let box: (west: Double, south: Double, east: Double, north: Double)?
 
     /// A corridor around the line through `points`, in order; the segments start at `segmentStarts` (indices
     /// into `points`; one segment when empty or `[0]`).
@@ -43,6 +45,19 @@ public struct TrackCorridor: Sendable {
         self.along = along
         startsSegment = starts
         index = GeodesicIndex(points)
+        box = points.isEmpty ? nil : (points.map(\.longitude).min() ?? 0, points.map(\.latitude).min() ?? 0,
+                                     points.map(\.longitude).max() ?? 0, points.map(\.latitude).max() ?? 0)
+    }
+
+    /// False when `c` is certainly further than `meters` from every point of the track: outside the track's
+    /// box grown by that distance (a degree of latitude is at least 110.5 km, one of longitude at least that
+    /// times cos φ). True does not mean near.
+    public func mayBeWithin(_ meters: Double, of c: Coordinate) -> Bool {
+        guard let box else { return false }
+        let dLat = meters / 110_500
+        let dLon = dLat / max(cos(max(abs(box.south), abs(box.north)) * .pi / 180), 0.01)
+        return c.latitude >= box.south - dLat && c.latitude <= box.north + dLat
+            && c.longitude >= box.west - dLon && c.longitude <= box.east + dLon
     }
 
     /// A corridor around `track`, its segments kept apart (empty segments are passed over).
@@ -112,5 +127,33 @@ public struct TrackCorridor: Sendable {
             }
         }
         return best
+    }
+}
+
+/// Where a position (a waypoint, a control point) lies on the nearest of several tracks.
+public struct Placement: Hashable, Sendable {
+    /// The position's index in the array placed.
+    public var index: Int
+    /// The index of the nearest track among those given.
+    public var line: Int
+    /// Distance along that track to the nearest point of it, metres (segment gaps not counted).
+    public var alongMeters: Double
+    /// Distance from that track, metres; infinity when the position is near none of the tracks given.
+    public var offTrackMeters: Double
+
+    /// Places each of `positions` on the nearest of `tracks`, in the order of `positions`. Tracks further than
+    /// `searchMeters` are not measured (a position near none of them is off by infinity), which keeps placing
+    /// a route's control points on its many stages cheap.
+    public static func place(_ positions: [Coordinate], on tracks: [TrackCorridor], searchMeters: Double = .infinity) -> [Placement] {
+        positions.enumerated().map { i, c in
+            var best = Placement(index: i, line: 0, alongMeters: 0, offTrackMeters: .infinity)
+            for (k, track) in tracks.enumerated() where searchMeters.isInfinite || track.mayBeWithin(searchMeters, of: c) {
+                let match = track.place(c, index: i)
+                if match.distanceMeters < best.offTrackMeters {
+                    best = Placement(index: i, line: k, alongMeters: match.alongMeters, offTrackMeters: match.distanceMeters)
+                }
+            }
+            return best
+        }
     }
 }

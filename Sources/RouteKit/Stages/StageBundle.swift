@@ -253,31 +253,13 @@ public struct StageBundle: Sendable {
     /// Gives each point to the stage whose track passes nearest, within `withinMeters`; the rest are unassigned.
     private mutating func assign(_ points: [ControlPoint], withinMeters: Double) {
         let corridors = stages.map { $0.profile.corridor() }
-        // Only stages whose bounding box, grown by the distance, holds a point can be near it (a degree of
-        // latitude is at least 110.5 km, and of longitude at least that times cos φ).
-        let dLat = withinMeters / 110_500
-        let grownBoxes = stages.map { stage -> Bounds? in
-            guard var box = stage.statistics.bounds else { return nil }
-            let dLon = dLat / max(cos(max(abs(box.south), abs(box.north)) * .pi / 180), 0.01)
-            box.south -= dLat
-            box.north += dLat
-            box.west -= dLon
-            box.east += dLon
-            return box
-        }
-        for var point in points {
-            let c = point.coordinate
-            let places = corridors.enumerated().compactMap { k, corridor -> (Int, TrackCorridor.Match)? in
-                guard let box = grownBoxes[k], c.latitude >= box.south, c.latitude <= box.north,
-                      c.longitude >= box.west, c.longitude <= box.east else { return nil }
-                return (k, corridor.place(c))
-            }
-            if let best = places.min(by: { $0.1.distanceMeters < $1.1.distanceMeters }), best.1.distanceMeters <= withinMeters {
-                point.alongMeters = best.1.alongMeters
-                point.offTrackMeters = best.1.distanceMeters
-                stages[best.0].controlPoints.append(point)
+        for placement in Placement.place(points.map(\.coordinate), on: corridors, searchMeters: withinMeters) {
+            var point = points[placement.index]
+            point.offTrackMeters = placement.offTrackMeters
+            if placement.offTrackMeters <= withinMeters {
+                point.alongMeters = placement.alongMeters
+                stages[placement.line].controlPoints.append(point)
             } else {
-                point.offTrackMeters = places.map(\.1.distanceMeters).min() ?? .infinity  // infinity: near no stage's box
                 unassigned.append(point)
             }
         }

@@ -1,0 +1,61 @@
+/// The numbers of a whole document: each track, each route, and the total of the tracks (or of the routes,
+/// for a file that holds only planned routes).
+public struct DocumentStatistics: Hashable, Sendable {
+    /// One per track, in file order.
+    public var tracks: [TrackStatistics]
+    /// One per route, in file order.
+    public var routes: [TrackStatistics]
+    /// The tracks' total, or the routes' when there is no track.
+    public var total: TrackStatistics
+}
+
+// The same questions at every level (length, ascent, bounds, times), answered by ``StatisticsCollector``.
+
+extension TrackSegment {
+    /// The segment's numbers: length on WGS84, ascent and descent with `method`, elevations, times, speeds.
+    public func statistics(method: AscentMethod = .standard) -> TrackStatistics {
+        Track(segments: [self]).statistics(method: method)
+    }
+}
+
+extension Track {
+    /// The track's numbers, summed within segments and never across a break; ascent and descent with `method`.
+    public func statistics(method: AscentMethod = .standard) -> TrackStatistics {
+        let collector = StatisticsCollector(method: method)
+        collector.measure(self)
+        return collector.tracks[0]
+    }
+}
+
+extension Route {
+    /// The route's numbers, as those of a track of one segment.
+    public func statistics(method: AscentMethod = .standard) -> TrackStatistics {
+        let collector = StatisticsCollector(method: method)
+        collector.beginRoute()
+        for point in points { collector.routePoint(point) }
+        collector.endRoute(details)
+        return collector.routes[0]
+    }
+}
+
+extension GPXDocument {
+    /// The numbers of every track and route, and their total.
+    public func statistics(method: AscentMethod = .standard) -> DocumentStatistics {
+        let tracks = tracks.map { $0.statistics(method: method) }
+        let routes = routes.map { $0.statistics(method: method) }
+        return DocumentStatistics(tracks: tracks, routes: routes, total: TrackStatistics.total(of: tracks.isEmpty ? routes : tracks))
+    }
+}
+
+extension StatisticsCollector {
+    /// Feeds a whole track through the collector, as a reader would.
+    func measure(_ track: Track) {
+        beginTrack()
+        for segment in track.segments {
+            beginSegment()
+            for point in segment.points { trackPoint(point) }
+            endSegment()
+        }
+        endTrack(track.details)
+    }
+}
