@@ -73,4 +73,24 @@ import Testing
         let found = TrackCorridor(track: track).positions(within: 100, among: GeodesicIndex([point]), coordinates: [point])
         #expect(found.count == 1 && abs(found[0].alongMeters - match.alongMeters) < 1e-9)
     }
+
+    @Test func placesPositionsOnTheNearestOfSeveralTracks() {
+        let track = Self.twoSegments()
+        let other = Track(segments: [TrackSegment(points: (0...100).map {
+            TrackPoint(coordinate: Coordinate(latitude: 46.0 + Double($0) * 0.0001, longitude: 14.1))
+        })])
+        let corridors = [TrackCorridor(track: track), TrackCorridor(track: other)]
+        let positions = [
+            Coordinate(latitude: 46.005, longitude: 14.0002),  // beside the first track
+            Coordinate(latitude: 46.005, longitude: 14.0999),  // beside the second
+            Coordinate(latitude: 40, longitude: 10),  // near neither
+        ]
+        let placed = Placement.place(positions, on: corridors, searchMeters: 1_000)
+        #expect(placed.map(\.line) == [0, 1, 0])
+        #expect(placed.map(\.index) == [0, 1, 2])
+        #expect(placed[0].offTrackMeters < 20 && placed[1].offTrackMeters < 10)
+        #expect(placed[2].offTrackMeters == .infinity)
+        // Without a search distance every track is measured.
+        #expect(Placement.place([positions[2]], on: corridors)[0].offTrackMeters > 600_000)
+    }
 }
