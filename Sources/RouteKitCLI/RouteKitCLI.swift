@@ -88,6 +88,10 @@ public enum RouteKitCLI {
             }
         }
         // Readers' errors that a command did not word itself are still bad data, not a failure of ours.
+        if let error = error as? CatalogError, case .missingColumn = error.underlying {
+            console.error("\(error); name it with --lat-column/--lon-column")
+            return .dataError
+        }
         if error is CatalogError || error is GeoJSONError || error is GPXError || error is ArchiveError || error is StageBundleError {
             console.error("\(error)")
             return .dataError

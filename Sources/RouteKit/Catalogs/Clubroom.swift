@@ -213,7 +213,7 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
             return IOError.located(error.description, in: path)
         case .geojson(let error): return error.description
         case .missingColumn(let what):
-            return "no \(what) column (looked for lat, latitude, y, Realty_GpsLatitude, zeměpisná šířka…; name it with --lat-column/--lon-column)"
+            return "no \(what) column (looked for lat, latitude, y, Realty_GpsLatitude, zeměpisná šířka…)"
         case .soapFault(let message): return "the SkautIS service answered with an error: \(message)"
         case .unknownFormat(let reason): return "not a clubroom catalog: \(reason)"
         case let .malformed(line, column, reason): return "\(line):\(column): \(reason)"
