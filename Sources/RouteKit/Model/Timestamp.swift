@@ -61,97 +61,19 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// Reads an ISO 8601 date-time from UTF-8 bytes; nil when they are not one.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
-        var start = 0
-        var end = bytes.count
-        while start < end, isSpace(bytes[start]) { start += 1 }
-        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-        var i = start
-
-        func digits(_ n: Int) -> Int? {
-            guard end - i >= n else { return nil }
-            var value = 0
-            for _ in 0..<n {
-                let d = Int(bytes[i]) - 48
-                guard d >= 0 && d <= 9 else { return nil }
-                value = value * 10 + d
-                i += 1
-            }
-            return value
-        }
-        func expect(_ c: UInt8) -> Bool {
-            guard i < end, bytes[i] == c else { return false }
-            i += 1
-            return true
-        }
-
-        // GDAL (ogr2ogr) writes `2013/05/26 20:14:56+00`: slashes, a space and an hours-only offset.
-        guard let year = digits(4), i < end, bytes[i] == 0x2D || bytes[i] == 0x2F else { return nil }
-        let separator = bytes[i]
-        i += 1
-        guard let month = digits(2), expect(separator), let day = digits(2) else { return nil }
-        guard i < end, bytes[i] == 0x54 || bytes[i] == 0x74 || bytes[i] == 0x20 else { return nil }
-        i += 1
-        guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2)
+        var text = TimestampText(bytes)
+        guard let date = text.date(), text.dateTimeSeparator(), let clock = text.clock(), let fraction = text.fraction(),
+            let zone = text.zone(), text.isAtEnd
         else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-            hour <= 23, minute <= 59, second <= 60
-        else { return nil }
-
-        var nanos = 0
-        var fractionDigits = 0
-        if i < end, bytes[i] == 0x2E || bytes[i] == 0x2C {
-            i += 1
-            var scale = 100_000_000
-            while i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 {
-                if fractionDigits < 9 {
-                    nanos += Int(bytes[i] - 0x30) * scale
-                    scale /= 10
-                    fractionDigits += 1
-                }
-                i += 1
-            }
-            guard fractionDigits > 0 else { return nil }
-        }
-
-        var offset: Int? = nil
-        var style = ZoneStyle.none
-        if i < end {
-            if bytes[i] == 0x5A || bytes[i] == 0x7A {
-                i += 1
-                offset = 0
-                style = .z
-            } else if bytes[i] == 0x2B || bytes[i] == 0x2D {
-                let sign = bytes[i] == 0x2D ? -1 : 1
-                i += 1
-                guard let hours = digits(2), hours <= 23 else { return nil }
-                var minutes = 0
-                if i == end {
-                    style = .hoursOnly
-                } else if expect(0x3A) {
-                    guard let m = digits(2) else { return nil }
-                    minutes = m
-                    style = .extended
-                } else {
-                    guard let m = digits(2) else { return nil }
-                    minutes = m
-                    style = .basic
-                }
-                guard minutes <= 59 else { return nil }
-                offset = sign * (hours * 60 + minutes)
-            } else {
-                return nil
-            }
-        }
-        guard i == end else { return nil }
+        var style = zone.style
         // GDAL's form is written back as ISO 8601, with an offset XML Schema (and so GPX) accepts.
-        if separator == 0x2F && (style == .hoursOnly || style == .basic) { style = offset == 0 ? .z : .extended }
-
-        let days = daysFromCivil(year: year, month: month, day: day)
-        let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        if date.separator == 0x2F && (style == .hoursOnly || style == .basic) { style = zone.offset == 0 ? .z : .extended }
+        let days = daysFromCivil(year: date.year, month: date.month, day: date.day)
+        let local = Int64(days) * 86_400 + Int64(clock.hour * 3600 + clock.minute * 60 + clock.second)
         return Timestamp(
-            seconds: local - Int64((offset ?? 0) * 60), nanoseconds: Int32(nanos),
-            offset: offset.map { Int16($0) }, fractionDigits: UInt8(fractionDigits), zoneStyle: style,
-            isLeapSecond: second == 60)
+            seconds: local - Int64((zone.offset ?? 0) * 60), nanoseconds: Int32(fraction.nanoseconds),
+            offset: zone.offset.map { Int16($0) }, fractionDigits: UInt8(fraction.digits), zoneStyle: style,
+            isLeapSecond: clock.second == 60)
     }
 
     /// The time as ISO 8601 text, in the form it was read in.
@@ -191,40 +113,50 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
             two(secondOfDay / 60 % 60, at: 14)
             out[16] = 0x3A
             two(second, at: 17)
-            var n = 19
-            if fractionDigits > 0 {
-                out[n] = 0x2E
-                n += 1
-                var scale = 100_000_000
-                var rest = Int(nanoseconds)
-                for _ in 0..<fractionDigits {
-                    out[n] = UInt8(truncatingIfNeeded: 48 + rest / scale)
-                    rest %= scale
-                    scale /= 10
-                    n += 1
-                }
-            }
-            let minutes = abs(Int(utcOffsetMinutes ?? 0))
-            switch zoneStyle {
-            case .none: break
-            case .z:
-                out[n] = 0x5A
-                n += 1
-            case .extended, .basic, .hoursOnly:
-                out[n] = (utcOffsetMinutes ?? 0) < 0 ? 0x2D : 0x2B
-                two(minutes / 60, at: n + 1)
-                n += 3
-                if zoneStyle == .extended {
-                    out[n] = 0x3A
-                    n += 1
-                }
-                if zoneStyle != .hoursOnly {
-                    two(minutes % 60, at: n)
-                    n += 2
-                }
-            }
-            return n
+            return appendFractionAndZone(to: out, at: 19)
         }
+    }
+
+    /// Writes the fraction (as many digits as were read) and the zone (in the form read) at `out[n...]`;
+    /// returns the end.
+    @inline(__always) private func appendFractionAndZone(to out: UnsafeMutablePointer<UInt8>, at start: Int) -> Int {
+        var n = start
+        @inline(__always) func two(_ v: Int, at i: Int) {
+            out[i] = UInt8(truncatingIfNeeded: 48 + v / 10)
+            out[i + 1] = UInt8(truncatingIfNeeded: 48 + v % 10)
+        }
+        if fractionDigits > 0 {
+            out[n] = 0x2E
+            n += 1
+            var scale = 100_000_000
+            var rest = Int(nanoseconds)
+            for _ in 0..<fractionDigits {
+                out[n] = UInt8(truncatingIfNeeded: 48 + rest / scale)
+                rest %= scale
+                scale /= 10
+                n += 1
+            }
+        }
+        let minutes = abs(Int(utcOffsetMinutes ?? 0))
+        switch zoneStyle {
+        case .none: break
+        case .z:
+            out[n] = 0x5A
+            n += 1
+        case .extended, .basic, .hoursOnly:
+            out[n] = (utcOffsetMinutes ?? 0) < 0 ? 0x2D : 0x2B
+            two(minutes / 60, at: n + 1)
+            n += 3
+            if zoneStyle == .extended {
+                out[n] = 0x3A
+                n += 1
+            }
+            if zoneStyle != .hoursOnly {
+                two(minutes % 60, at: n)
+                n += 2
+            }
+        }
+        return n
     }
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool {
@@ -238,7 +170,6 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
 
     // MARK: Calendar arithmetic (proleptic Gregorian, days counted from 1970-01-01)
 
-    private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
 
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
@@ -270,5 +201,98 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
         let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
         let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// The parts of an ISO 8601 date-time, read one after the other from UTF-8 bytes (white space at either end
+/// ignored). Each method reads its part and returns nil when the text is not one.
+private struct TimestampText {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var i: Int
+    let end: Int
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+        var start = 0
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        self.bytes = bytes
+        i = start
+        self.end = end
+    }
+
+    var isAtEnd: Bool { i == end }
+
+    private mutating func digits(_ n: Int) -> Int? {
+        guard end - i >= n else { return nil }
+        var value = 0
+        for _ in 0..<n {
+            let d = Int(bytes[i]) - 48
+            guard d >= 0 && d <= 9 else { return nil }
+            value = value * 10 + d
+            i += 1
+        }
+        return value
+    }
+
+    private mutating func expect(_ c: UInt8) -> Bool {
+        guard i < end, bytes[i] == c else { return false }
+        i += 1
+        return true
+    }
+
+    /// `YYYY-MM-DD`, or `YYYY/MM/DD` as GDAL (ogr2ogr) writes it, a date that exists.
+    mutating func date() -> (year: Int, month: Int, day: Int, separator: UInt8)? {
+        guard let year = digits(4), i < end, bytes[i] == 0x2D || bytes[i] == 0x2F else { return nil }
+        let separator = bytes[i]
+        i += 1
+        guard let month = digits(2), expect(separator), let day = digits(2), (1...12).contains(month), day >= 1,
+            day <= Timestamp.daysIn(month: month, year: year)
+        else { return nil }
+        return (year, month, day, separator)
+    }
+
+    /// `T`, `t` or a space.
+    mutating func dateTimeSeparator() -> Bool { expect(0x54) || expect(0x74) || expect(0x20) }
+
+    /// `hh:mm:ss`: hours 0–23, minutes 0–59, seconds 0–60 (a leap second).
+    mutating func clock() -> (hour: Int, minute: Int, second: Int)? {
+        guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2),
+            hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+        return (hour, minute, second)
+    }
+
+    /// An optional fraction (`.` or `,` and at least one digit; up to nine kept).
+    mutating func fraction() -> (nanoseconds: Int, digits: Int)? {
+        guard i < end, bytes[i] == 0x2E || bytes[i] == 0x2C else { return (0, 0) }
+        i += 1
+        var nanos = 0
+        var count = 0
+        var scale = 100_000_000
+        while i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            if count < 9 {
+                nanos += Int(bytes[i] - 0x30) * scale
+                scale /= 10
+                count += 1
+            }
+            i += 1
+        }
+        return count > 0 ? (nanos, count) : nil
+    }
+
+    /// An optional UTC offset: `Z`, `+01:00`, `+0100` or `+01`; its minutes east and how it was written.
+    mutating func zone() -> (offset: Int?, style: Timestamp.ZoneStyle)? {
+        guard i < end else { return (nil, .none) }
+        if expect(0x5A) || expect(0x7A) { return (0, .z) }
+        guard bytes[i] == 0x2B || bytes[i] == 0x2D else { return nil }
+        let sign = bytes[i] == 0x2D ? -1 : 1
+        i += 1
+        guard let hours = digits(2), hours <= 23 else { return nil }
+        if i == end { return (sign * hours * 60, .hoursOnly) }
+        let style: Timestamp.ZoneStyle = expect(0x3A) ? .extended : .basic
+        guard let minutes = digits(2), minutes <= 59 else { return nil }
+        return (sign * (hours * 60 + minutes), style)
     }
 }
