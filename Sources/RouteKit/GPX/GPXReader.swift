@@ -198,18 +198,7 @@ final class GPXStateMachine: XMLStreamHandler {
             return
         }
         switch parent {
-        case .gpx:
-            if XMLName.equals(localName, "trk") {
-                startItem(.track)
-                call { try $0.beginTrack() }
-            } else if XMLName.equals(localName, "rte") {
-                startItem(.route)
-                call { try $0.beginRoute() }
-            } else if XMLName.equals(localName, "wpt") {
-                startPoint(.waypoint, attributes)
-            } else {
-                stack.append(.ignored)
-            }
+        case .gpx: startInGPX(localName, attributes)
         case .track:
             if XMLName.equals(localName, "trkseg") {
                 stack.append(.segment)
@@ -229,20 +218,7 @@ final class GPXStateMachine: XMLStreamHandler {
             } else {
                 stack.append(.ignored)
             }
-        case .waypoint, .routePoint, .trackPoint:
-            if XMLName.equals(localName, "ele") {
-                startLeaf(.elevation, owner: parent)
-            } else if XMLName.equals(localName, "time") {
-                startLeaf(.time, owner: parent)
-            } else if XMLName.equals(localName, "extensions") {
-                stack.append(.pointExtensions)
-            } else if XMLName.equals(localName, "speed") {
-                startLeaf(.sensor(.speed), owner: parent)  // GPX 1.0
-            } else if XMLName.equals(localName, "course") {
-                startLeaf(.sensor(.course), owner: parent)  // GPX 1.0
-            } else {
-                startDetail(localName, attributes, owner: parent)
-            }
+        case .waypoint, .routePoint, .trackPoint: startInPoint(parent, localName, attributes)
         case .link:
             if XMLName.equals(localName, "text") {
                 startLeaf(.linkText, owner: .link)
@@ -251,22 +227,59 @@ final class GPXStateMachine: XMLStreamHandler {
             } else {
                 stack.append(.ignored)
             }
-        case .pointExtensions, .extensionGroup:
-            if let kind = sensorKind(localName, namespaceURI) {
-                startLeaf(.sensor(kind), owner: .trackPoint)
-            } else if let field = inheritedField(localName) {
-                startLeaf(.inherited(field), owner: .extensionGroup)
-            } else {
-                stack.append(.extensionGroup)
-            }
-        case .ignored:
+        case .pointExtensions, .extensionGroup, .ignored: startInExtension(parent, localName, namespaceURI)
+        case .leaf:
+            stack.append(.ignored)
+        }
+    }
+
+    /// A child of `<gpx>`: a track, a route, a waypoint, or something passed over.
+    @inline(__always) private func startInGPX(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
+        if XMLName.equals(localName, "trk") {
+            startItem(.track)
+            call { try $0.beginTrack() }
+        } else if XMLName.equals(localName, "rte") {
+            startItem(.route)
+            call { try $0.beginRoute() }
+        } else if XMLName.equals(localName, "wpt") {
+            startPoint(.waypoint, attributes)
+        } else {
+            stack.append(.ignored)
+        }
+    }
+
+    /// A child of a point: elevation, time, extensions, GPX 1.0's speed and course, or a detail.
+    @inline(__always) private func startInPoint(_ parent: Node, _ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
+        if XMLName.equals(localName, "ele") {
+            startLeaf(.elevation, owner: parent)
+        } else if XMLName.equals(localName, "time") {
+            startLeaf(.time, owner: parent)
+        } else if XMLName.equals(localName, "extensions") {
+            stack.append(.pointExtensions)
+        } else if XMLName.equals(localName, "speed") {
+            startLeaf(.sensor(.speed), owner: parent)  // GPX 1.0
+        } else if XMLName.equals(localName, "course") {
+            startLeaf(.sensor(.course), owner: parent)  // GPX 1.0
+        } else {
+            startDetail(localName, attributes, owner: parent)
+        }
+    }
+
+    /// Inside extensions (sensor values matched by namespace) or an element passed over (where a name or
+    /// description other programs nest may still be found).
+    @inline(__always) private func startInExtension(_ parent: Node, _ localName: UnsafePointer<UInt8>, _ namespaceURI: UnsafePointer<UInt8>?) {
+        if parent == .ignored {
             if stack.count > 2, let field = inheritedField(localName) {
                 startLeaf(.inherited(field), owner: .ignored)
             } else {
                 stack.append(.ignored)
             }
-        case .leaf:
-            stack.append(.ignored)
+        } else if let kind = sensorKind(localName, namespaceURI) {
+            startLeaf(.sensor(kind), owner: .trackPoint)
+        } else if let field = inheritedField(localName) {
+            startLeaf(.inherited(field), owner: .extensionGroup)
+        } else {
+            stack.append(.extensionGroup)
         }
     }
 
@@ -475,32 +488,42 @@ final class GPXStateMachine: XMLStreamHandler {
             inherit(.type, link.type)
         case .url: url = string()
         case .urlName: urlName = string()
-        case .number:
-            guard !isBlank() else { return }
-            let value = text.withUnsafeBufferPointer { DecimalText.parse($0) }
-            if let value, value == value.rounded(), abs(value) < 1e15 {
-                setDetail { $0.number = Int(value) }
-            } else {
-                warn("number '\(shown())' is not a whole number; left out")
-            }
+        case .number: endNumber()
+        case .name, .comment, .description, .source, .symbol, .type: endDetailText()
+        }
+    }
+
+    /// `<number>`: a whole number, else left out with a warning.
+    private func endNumber() {
+        guard !isBlank() else { return }
+        let value = text.withUnsafeBufferPointer { DecimalText.parse($0) }
+        if let value, value == value.rounded(), abs(value) < 1e15 {
+            setDetail { $0.number = Int(value) }
+        } else {
+            warn("number '\(shown())' is not a whole number; left out")
+        }
+    }
+
+    /// A text detail (name, comment, description, source, symbol, type) of the item or point that owns it, and
+    /// of the points inside that inherit it.
+    private func endDetailText() {
+        let value = string()
+        switch leaf {
         case .name:
-            let value = string()
             inherit(.name, value)
             setDetail { $0.name = value }
         case .comment:
-            let value = string()
             inherit(.comment, value)
             setDetail { $0.comment = value }
         case .description:
-            let value = string()
             inherit(.description, value)
             setDetail { $0.description = value }
-        case .source: setDetail { $0.source = string() }
-        case .symbol: setDetail { $0.symbol = string() }
+        case .source: setDetail { $0.source = value }
+        case .symbol: setDetail { $0.symbol = value }
         case .type:
-            let value = string()
             inherit(.type, value)
             setDetail { $0.type = value }
+        default: break
         }
     }
 
