@@ -23,45 +23,14 @@ public enum DecimalText {
             i += 1
         }
         var mantissa: UInt64 = 0
-        var digits = 0
         var significant = 0
+        let digits = readDigits(bytes, &i, end, &mantissa, &significant)
         var fractionDigits = 0
-        var sawDigit = false
-        while i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 {
-            sawDigit = true
-            if significant > 0 || bytes[i] != 0x30 { significant += 1 }
-            if significant <= 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[i] - 0x30) }
-            digits += 1
-            i += 1
-        }
         if i < end, bytes[i] == 0x2E {
             i += 1
-            while i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 {
-                sawDigit = true
-                if significant > 0 || bytes[i] != 0x30 { significant += 1 }
-                if significant <= 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[i] - 0x30) }
-                fractionDigits += 1
-                i += 1
-            }
+            fractionDigits = readDigits(bytes, &i, end, &mantissa, &significant)
         }
-        guard sawDigit else { return nil }
-        var exponent = 0
-        if i < end, bytes[i] == 0x65 || bytes[i] == 0x45 {
-            i += 1
-            var expNegative = false
-            if i < end, bytes[i] == 0x2D || bytes[i] == 0x2B {
-                expNegative = bytes[i] == 0x2D
-                i += 1
-            }
-            var sawExpDigit = false
-            while i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 {
-                sawExpDigit = true
-                if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[i] - 0x30) }
-                i += 1
-            }
-            guard sawExpDigit else { return nil }
-            if expNegative { exponent = -exponent }
-        }
+        guard digits + fractionDigits > 0, let exponent = readExponent(bytes, &i, end) else { return nil }
         guard i == end else { return nil }
 
         let scale = exponent - fractionDigits
@@ -72,6 +41,40 @@ public enum DecimalText {
             return negative ? -value : value
         }
         return slowParse(bytes, start: start, end: end)
+    }
+
+    /// Reads a run of digits into the mantissa (its first 19 significant digits; leading zeros are not
+    /// significant); returns how many digits there were.
+    @inline(__always) private static func readDigits(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ end: Int, _ mantissa: inout UInt64, _ significant: inout Int
+    ) -> Int {
+        let first = i
+        while i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            if significant > 0 || bytes[i] != 0x30 { significant += 1 }
+            if significant <= 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[i] - 0x30) }
+            i += 1
+        }
+        return i - first
+    }
+
+    /// Reads an optional exponent (`e5`, `E-3`; at least one digit); 0 when there is none, nil when malformed.
+    @inline(__always) private static func readExponent(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ end: Int) -> Int? {
+        guard i < end, bytes[i] == 0x65 || bytes[i] == 0x45 else { return 0 }
+        i += 1
+        var negative = false
+        if i < end, bytes[i] == 0x2D || bytes[i] == 0x2B {
+            negative = bytes[i] == 0x2D
+            i += 1
+        }
+        var exponent = 0
+        var sawDigit = false
+        while i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            sawDigit = true
+            if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[i] - 0x30) }
+            i += 1
+        }
+        guard sawDigit else { return nil }
+        return negative ? -exponent : exponent
     }
 
     /// Reads a decimal number from a string; see ``parse(_:)-(UnsafeBufferPointer<UInt8>)``.
