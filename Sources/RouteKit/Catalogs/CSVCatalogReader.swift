@@ -73,63 +73,12 @@ public struct CSVCatalogReader {
         let header = bytes[0..<headerEnd]
         let candidates: [UInt8] = [0x3B, 0x2C, 0x09]
         let delimiter = candidates.max { a, b in header.filter { $0 == a }.count < header.filter { $0 == b }.count } ?? 0x2C
-        var rows: [(fields: [String], line: Int)] = []
-        var fields: [String] = []
-        var field: [UInt8] = []
-        var quoted = false
-        var line = 1
-        var rowLine = 1
-        var lineStart = 0
-        var quoteOpened = (line: 1, column: 1)
-        var i = 0
-        func endField() {
-            fields.append(String(decoding: field, as: UTF8.self))
-            field.removeAll(keepingCapacity: true)
+        var scanner = CSVScanner(bytes: bytes, delimiter: delimiter)
+        while scanner.i < bytes.count {
+            if scanner.quoted { scanner.quotedByte() } else { scanner.plainByte() }
+            scanner.i += 1
         }
-        while i < bytes.count {
-            let c = bytes[i]
-            if quoted {
-                if c == 0x22 {
-                    if i + 1 < bytes.count && bytes[i + 1] == 0x22 {
-                        field.append(0x22)
-                        i += 1
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    if c == 0x0A {
-                        line += 1
-                        lineStart = i + 1
-                    }
-                    field.append(c)
-                }
-            } else if c == 0x22 && field.isEmpty {
-                quoted = true
-                quoteOpened = (line, i - lineStart + 1)
-            } else if c == delimiter {
-                endField()
-            } else if c == 0x0A || c == 0x0D {
-                if c == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A { i += 1 }
-                endField()
-                rows.append((fields, rowLine))
-                fields = []
-                line += 1
-                rowLine = line
-                lineStart = i + 1
-            } else {
-                field.append(c)
-            }
-            i += 1
-        }
-        if quoted {
-            throw CatalogError.malformed(
-                line: quoteOpened.line, column: quoteOpened.column, reason: "the quoted field that starts here is never closed")
-        }
-        if !field.isEmpty || !fields.isEmpty {
-            endField()
-            rows.append((fields, rowLine))
-        }
-        return rows
+        return try scanner.finish()
     }
 
     /// Windows-1250 text as UTF-8, through iconv.
@@ -156,5 +105,86 @@ public struct CSVCatalogReader {
             throw CatalogError.unknownFormat("the file is neither UTF-8 nor Windows-1250 text")
         }
         return output[0..<produced].map { UInt8(bitPattern: $0) }
+    }
+}
+
+/// The state of splitting CSV text into rows of fields, byte by byte (RFC 4180 quoting; CR, LF or CRLF ends a
+/// row), with the line each row starts on.
+private struct CSVScanner {
+    let bytes: [UInt8]
+    let delimiter: UInt8
+    var i = 0
+    var quoted = false
+    private var rows: [(fields: [String], line: Int)] = []
+    private var fields: [String] = []
+    private var field: [UInt8] = []
+    private var line = 1
+    private var rowLine = 1
+    private var lineStart = 0
+    private var quoteOpened = (line: 1, column: 1)
+
+    init(bytes: [UInt8], delimiter: UInt8) {
+        self.bytes = bytes
+        self.delimiter = delimiter
+    }
+
+    private mutating func endField() {
+        fields.append(String(decoding: field, as: UTF8.self))
+        field.removeAll(keepingCapacity: true)
+    }
+
+    /// A byte inside quotes: `""` is a quote, `"` ends the quotes, anything else (line breaks too) is text.
+    mutating func quotedByte() {
+        let c = bytes[i]
+        if c == 0x22 {
+            if i + 1 < bytes.count && bytes[i + 1] == 0x22 {
+                field.append(0x22)
+                i += 1
+            } else {
+                quoted = false
+            }
+        } else {
+            if c == 0x0A {
+                line += 1
+                lineStart = i + 1
+            }
+            field.append(c)
+        }
+    }
+
+    /// A byte outside quotes: a quote opening a field, a delimiter, a line break, or text.
+    mutating func plainByte() {
+        let c = bytes[i]
+        if c == 0x22 && field.isEmpty {
+            quoted = true
+            quoteOpened = (line, i - lineStart + 1)
+        } else if c == delimiter {
+            endField()
+        } else if c == 0x0A || c == 0x0D {
+            if c == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A { i += 1 }
+            endField()
+            rows.append((fields, rowLine))
+            fields = []
+            line += 1
+            rowLine = line
+            lineStart = i + 1
+        } else {
+            field.append(c)
+        }
+    }
+
+    /// The rows, the last one too when the text does not end with a line break.
+    ///
+    /// - Throws: ``CatalogError/malformed(line:column:reason:)`` when a quoted field is never closed.
+    mutating func finish() throws -> [(fields: [String], line: Int)] {
+        if quoted {
+            throw CatalogError.malformed(
+                line: quoteOpened.line, column: quoteOpened.column, reason: "the quoted field that starts here is never closed")
+        }
+        if !field.isEmpty || !fields.isEmpty {
+            endField()
+            rows.append((fields, rowLine))
+        }
+        return rows
     }
 }

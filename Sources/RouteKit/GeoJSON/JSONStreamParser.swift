@@ -109,39 +109,8 @@ final class JSONStreamParser {
         try skipSpace()
         guard let c = try peek() else { throw error("expected a value, found the end of the file") }
         switch c {
-        case 0x7B:
-            guard depth < maximumDepth else { throw error("nested deeper than \(maximumDepth) levels") }
-            advance()
-            var members: [(String, JSONValue)] = []
-            if try consume(0x7D) { return .object(members) }
-            repeat {
-                let key = try string()
-                try expect(0x3A, "':' after a key")
-                members.append((key, try value(depth: depth + 1)))
-            } while try consume(0x2C)
-            try expect(0x7D, "',' or '}' in an object")
-            return .object(members)
-        case 0x5B:
-            guard depth < maximumDepth else { throw error("nested deeper than \(maximumDepth) levels") }
-            advance()
-            if try consume(0x5D) { return .numbers([]) }
-            var numbers: [Double] = []
-            var values: [JSONValue] = []
-            var allNumbers = true
-            repeat {
-                try skipSpace()
-                if allNumbers, let c = try peek(), c == 0x2D || (c >= 0x30 && c <= 0x39) {
-                    numbers.append(try number())
-                    continue
-                }
-                if allNumbers {
-                    allNumbers = false
-                    values = numbers.map(JSONValue.number)
-                }
-                values.append(try value(depth: depth + 1))
-            } while try consume(0x2C)
-            try expect(0x5D, "',' or ']' in an array")
-            return allNumbers ? .numbers(numbers) : .array(values)
+        case 0x7B: return try object(depth: depth)
+        case 0x5B: return try array(depth: depth)
         case 0x22:
             return .string(try string())
         case 0x74:
@@ -158,6 +127,45 @@ final class JSONStreamParser {
         default:
             throw error("expected a value\(try describeNext())")
         }
+    }
+
+    /// An object, its opening brace next; members keep their order.
+    private func object(depth: Int) throws -> JSONValue {
+        guard depth < maximumDepth else { throw error("nested deeper than \(maximumDepth) levels") }
+        advance()
+        var members: [(String, JSONValue)] = []
+        if try consume(0x7D) { return .object(members) }
+        repeat {
+            let key = try string()
+            try expect(0x3A, "':' after a key")
+            members.append((key, try value(depth: depth + 1)))
+        } while try consume(0x2C)
+        try expect(0x7D, "',' or '}' in an object")
+        return .object(members)
+    }
+
+    /// An array, its opening bracket next: held compactly while its elements are all numbers (coordinates).
+    private func array(depth: Int) throws -> JSONValue {
+        guard depth < maximumDepth else { throw error("nested deeper than \(maximumDepth) levels") }
+        advance()
+        if try consume(0x5D) { return .numbers([]) }
+        var numbers: [Double] = []
+        var values: [JSONValue] = []
+        var allNumbers = true
+        repeat {
+            try skipSpace()
+            if allNumbers, let c = try peek(), c == 0x2D || (c >= 0x30 && c <= 0x39) {
+                numbers.append(try number())
+                continue
+            }
+            if allNumbers {
+                allNumbers = false
+                values = numbers.map(JSONValue.number)
+            }
+            values.append(try value(depth: depth + 1))
+        } while try consume(0x2C)
+        try expect(0x5D, "',' or ']' in an array")
+        return allNumbers ? .numbers(numbers) : .array(values)
     }
 
     private func literal(_ word: StaticString) throws {
@@ -205,39 +213,47 @@ final class JSONStreamParser {
                 }
                 continue
             }
-            guard let e = try peek() else { throw error("unterminated string") }
-            advance()
-            switch e {
-            case 0x22, 0x5C, 0x2F: scratch.append(e)
-            case 0x62: scratch.append(0x08)
-            case 0x66: scratch.append(0x0C)
-            case 0x6E: scratch.append(0x0A)
-            case 0x72: scratch.append(0x0D)
-            case 0x74: scratch.append(0x09)
-            case 0x75:
-                var scalar = try hex4()
-                if (0xD800..<0xDC00).contains(scalar) {
-                    // A high surrogate must be followed by an escaped low one.
-                    guard try peek() == 0x5C else { throw error("lone surrogate \\u\(String(scalar, radix: 16))") }
-                    advance()
-                    guard try peek() == 0x75 else { throw error("lone surrogate \\u\(String(scalar, radix: 16))") }
-                    advance()
-                    let low = try hex4()
-                    guard (0xDC00..<0xE000).contains(low) else { throw error("invalid surrogate pair") }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00..<0xE000).contains(scalar) {
-                    throw error("lone surrogate \\u\(String(scalar, radix: 16))")
-                }
-                guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid escape") }
-                scratch.append(contentsOf: Array(String(Character(unicode)).utf8))
-            default:
-                throw error("invalid escape '\\\(String(UnicodeScalar(e)))'")
-            }
+            try escape()
         }
         guard let text = String(validating: scratch, as: UTF8.self) else {
             throw error("a string is not valid UTF-8")
         }
         return text
+    }
+
+    /// The escape after a backslash, appended to the string being read.
+    private func escape() throws {
+        guard let e = try peek() else { throw error("unterminated string") }
+        advance()
+        switch e {
+        case 0x22, 0x5C, 0x2F: scratch.append(e)
+        case 0x62: scratch.append(0x08)
+        case 0x66: scratch.append(0x0C)
+        case 0x6E: scratch.append(0x0A)
+        case 0x72: scratch.append(0x0D)
+        case 0x74: scratch.append(0x09)
+        case 0x75: scratch.append(contentsOf: Array(String(Character(try unicodeEscape())).utf8))
+        default: throw error("invalid escape '\\\(String(UnicodeScalar(e)))'")
+        }
+    }
+
+    /// The scalar of `\uXXXX` (its `\u` read), with the low half of a surrogate pair when it is the high half.
+    private func unicodeEscape() throws -> Unicode.Scalar {
+        var scalar = try hex4()
+        if (0xD800..<0xDC00).contains(scalar) {
+            // A high surrogate must be followed by an escaped low one.
+            guard try peek() == 0x5C else { throw error("lone surrogate \\u\(String(scalar, radix: 16))") }
+            advance()
+            guard try peek() == 0x75 else { throw error("lone surrogate \\u\(String(scalar, radix: 16))") }
+            advance()
+            let low = try hex4()
+            guard (0xDC00..<0xE000).contains(low) else { throw error("invalid surrogate pair") }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00..<0xE000).contains(scalar) {
+            throw error("lone surrogate \\u\(String(scalar, radix: 16))")
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid escape") }
+        return unicode
     }
 
     private func hex4() throws -> UInt32 {
