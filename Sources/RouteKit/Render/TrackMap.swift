@@ -77,49 +77,90 @@ public struct TrackMap {
         for c in all { bounds.include(c) }
         let center = search?.center ?? Coordinate(latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2)
         let projection = try MapProjection(center: center, kind: projectionKind)
-        let margin = 50.0, top = 64.0, bottom = 70.0
-        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         let projectedLines = lines.map { $0.segments.map { $0.compactMap { projection.project($0) } } }
-        let projectedMarkers = markers.map { projection.project($0.coordinate) }
         let projectedCircle = circle.compactMap { projection.project($0) }
-        let projectedRooms = clubrooms.map { projection.project($0.coordinate) }
-        for p in projectedLines.flatMap({ $0.flatMap { $0 } }) + projectedMarkers.compactMap({ $0 }) + projectedCircle + projectedRooms.compactMap({ $0 }) {
-            minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+        let frame = Frame(width: width, height: height, projection: projection,
+                          fitting: projectedLines.flatMap { $0.flatMap { $0 } } + projectedCircle
+                            + (markers + clubrooms).compactMap { projection.project($0.coordinate) })
+
+        var svg = SVGWriter(width: width, height: height)
+        svg.rect(x: 0, y: 0, width: width, height: height, attributes: "fill=\"#fbfaf6\"")
+        drawGraticule(bounds: bounds, projection: projection, screen: frame.screen, top: frame.top, bottom: frame.bottom,
+                      margin: frame.margin, idPrefix: idPrefix, into: &svg)
+        svg.text(title, x: frame.margin, y: 30, attributes: "font-size=\"18\" font-weight=\"bold\" fill=\"#222\"")
+        if let subtitle { svg.text(subtitle, x: frame.margin, y: 48, attributes: "font-size=\"12\" fill=\"#555\"") }
+        if !projectedCircle.isEmpty {
+            svg.path(projectedCircle.map(frame.screen), closed: true,
+                     attributes: "fill=\"#dfeaf5\" fill-opacity=\"0.6\" stroke=\"#2f6db3\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"")
         }
-        let spanX = max(maxX - minX, 100), spanY = max(maxY - minY, 100)
-        let scale = min((width - 2 * margin) / spanX, (height - top - bottom) / spanY)
-        let offsetX = margin + ((width - 2 * margin) - (maxX - minX) * scale) / 2
-        let offsetY = top + ((height - top - bottom) - (maxY - minY) * scale) / 2
+        var labels = LabelPlacer(bounds: (2, frame.top - 10, width - 2, height - frame.bottom + 10))
+        try drawLines(projectedLines, frame: frame, labels: &labels, into: &svg)
+        drawMarkers(markers, frame: frame, labels: &labels, into: &svg)
+        drawClubrooms(clubrooms, frame: frame, labels: &labels, into: &svg)
+        if let search, let p = projection.project(search.center) {
+            let c = frame.screen(p)
+            svg.raw("<path d=\"M\(SVGWriter.number(c.0 - 7)) \(SVGWriter.number(c.1))L\(SVGWriter.number(c.0 + 7)) \(SVGWriter.number(c.1))"
+                    + "M\(SVGWriter.number(c.0)) \(SVGWriter.number(c.1 - 7))L\(SVGWriter.number(c.0)) \(SVGWriter.number(c.1 + 7))\" "
+                    + "stroke=\"#111\" stroke-width=\"2.5\"/>")
+        }
+        MapDecorations.scaleBar(center: center, projection: projection, pixelsPerMeter: frame.scale, x: frame.margin, y: height - 22,
+                                targetPixels: width / 6, into: &svg)
+        MapDecorations.northArrow(x: width - frame.margin + 10, y: height - 40, into: &svg)
+        drawLegend(lines: lines, markers: !markers.isEmpty, clubrooms: !clubrooms.isEmpty, search: search, into: &svg)
+        if labels.dropped > 0 {
+            svg.text("\(labels.dropped) label\(labels.dropped == 1 ? "" : "s") left out where they would overlap",
+                     x: width - frame.margin, y: height - 6, attributes: "font-size=\"10\" fill=\"#777\" text-anchor=\"end\"")
+        }
+        return svg.document(title: title)
+    }
+
+    /// Where the data lands on the map: the projected data fitted into the frame between the margins, the
+    /// title band and the legend band, true to scale in both directions.
+    private struct Frame {
+        let margin = 50.0, top = 64.0, bottom = 70.0
+        let scale: Double
+        private let projection: MapProjection
+        private let minX: Double, maxY: Double, offsetX: Double, offsetY: Double
+
+        init(width: Double, height: Double, projection: MapProjection, fitting points: [(x: Double, y: Double)]) {
+            self.projection = projection
+            var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+            for p in points {
+                minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+            let spanX = max(maxX - minX, 100), spanY = max(maxY - minY, 100)
+            scale = min((width - 2 * margin) / spanX, (height - top - bottom) / spanY)
+            offsetX = margin + ((width - 2 * margin) - (maxX - minX) * scale) / 2
+            offsetY = top + ((height - top - bottom) - (maxY - minY) * scale) / 2
+            self.minX = minX
+            self.maxY = maxY
+        }
+
         func screen(_ p: (x: Double, y: Double)) -> (Double, Double) {
             (offsetX + (p.x - minX) * scale, offsetY + (maxY - p.y) * scale)
         }
 
-        var svg = SVGWriter(width: width, height: height)
-        svg.rect(x: 0, y: 0, width: width, height: height, attributes: "fill=\"#fbfaf6\"")
-        drawGraticule(bounds: bounds, projection: projection, screen: screen, top: top, bottom: bottom, margin: margin, idPrefix: idPrefix, into: &svg)
-        svg.text(title, x: margin, y: 30, attributes: "font-size=\"18\" font-weight=\"bold\" fill=\"#222\"")
-        if let subtitle { svg.text(subtitle, x: margin, y: 48, attributes: "font-size=\"12\" fill=\"#555\"") }
-        if !projectedCircle.isEmpty {
-            svg.path(projectedCircle.map(screen), closed: true,
-                     attributes: "fill=\"#dfeaf5\" fill-opacity=\"0.6\" stroke=\"#2f6db3\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"")
+        /// Where `c` is drawn; nil when the projection cannot place it.
+        func screen(_ c: Coordinate) -> (Double, Double)? {
+            projection.project(c).map(screen)
         }
+    }
 
-        // Lines, simplified to a quarter of a pixel.
+    /// The lines, simplified to a quarter of a pixel, each with its start and finish (and its number when
+    /// there are several).
+    private func drawLines(_ lines: [[[(x: Double, y: Double)]]], frame: Frame, labels: inout LabelPlacer, into svg: inout SVGWriter) throws {
         let simplifier = try LineSimplifier()
-        var labels = LabelPlacer(bounds: (2, top - 10, width - 2, height - bottom + 10))
-        for (k, segments) in projectedLines.enumerated() {
+        for (k, segments) in lines.enumerated() {
             let color = Self.palette[k % Self.palette.count]
             for segment in segments where segment.count >= 2 {
-                let pixels = segment.map(screen)
-                let simple = try simplifier.simplify(pixels, tolerance: 0.25)
+                let simple = try simplifier.simplify(segment.map(frame.screen), tolerance: 0.25)
                 svg.path(simple, attributes: "fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"")
                 svg.path(simple, attributes: "fill=\"none\" stroke=\"\(color)\" stroke-width=\"2.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"")
             }
         }
-        // Start and finish of each line.
-        for (k, segments) in projectedLines.enumerated() {
+        for (k, segments) in lines.enumerated() {
             guard let start = segments.first(where: { !$0.isEmpty })?.first, let end = segments.last(where: { !$0.isEmpty })?.last else { continue }
-            let s = screen(start), e = screen(end)
+            let s = frame.screen(start), e = frame.screen(end)
             svg.circle(x: s.0, y: s.1, radius: 6, attributes: "fill=\"#2e7d32\" stroke=\"#fff\" stroke-width=\"2\"")
             svg.rect(x: e.0 - 5.5, y: e.1 - 5.5, width: 11, height: 11, attributes: "fill=\"#111\" stroke=\"#fff\" stroke-width=\"2\"")
             labels.reserve(x: s.0, y: s.1, radius: 7)
@@ -128,84 +169,78 @@ public struct TrackMap {
                 labels.place("\(k + 1)", x: s.0, y: s.1, attributes: "font-weight=\"bold\" fill=\"\(Self.palette[k % Self.palette.count])\"", into: &svg)
             }
         }
-        // Control points: numbered markers, names beside them where there is room.
-        var screenMarkers: [(labelShift: Int, Marker, (Double, Double))] = []
-        for (n, (marker, p)) in zip(markers, projectedMarkers).enumerated() {
-            guard let p else { continue }
-            let s = screen(p)
+    }
+
+    /// Control points: numbered markers (their own numbers, else their places in the list), names beside them
+    /// where there is room.
+    private func drawMarkers(_ markers: [Marker], frame: Frame, labels: inout LabelPlacer, into svg: inout SVGWriter) {
+        var placed: [(labelShift: Double, Marker, (Double, Double))] = []
+        for (n, marker) in markers.enumerated() {
+            guard let s = frame.screen(marker.coordinate) else { continue }
             let number = String(marker.number ?? n + 1)
             let wide = number.count > 2  // three digits need a larger circle and smaller type
             svg.circle(x: s.0, y: s.1, radius: wide ? 9.5 : 8, attributes: "fill=\"#1b5fa8\" stroke=\"#fff\" stroke-width=\"1.5\"")
             svg.text(number, x: s.0, y: s.1 + (wide ? 3 : 3.5),
                      attributes: "font-size=\"\(wide ? "8.5" : "10")\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\"")
             labels.reserve(x: s.0, y: s.1, radius: wide ? 10.5 : 9)
-            screenMarkers.append((wide ? 2 : 0, marker, s))
+            placed.append((wide ? 2 : 0, marker, s))
         }
-        for (shift, marker, s) in screenMarkers {
-            labels.place(marker.label, x: s.0 + 4 + Double(shift), y: s.1, attributes: "fill=\"#1b3f6b\"", into: &svg)
+        for (shift, marker, s) in placed {
+            labels.place(marker.label, x: s.0 + 4 + shift, y: s.1, attributes: "fill=\"#1b3f6b\"", into: &svg)
         }
-        // Clubrooms: small squares, labelled after the control points where room is left.
-        var screenClubrooms: [(Marker, (Double, Double))] = []
-        for (room, p) in zip(clubrooms, projectedRooms) {
-            guard let p else { continue }
-            let s = screen(p)
+    }
+
+    /// Clubrooms: small squares, labelled after the control points where room is left.
+    private func drawClubrooms(_ clubrooms: [Marker], frame: Frame, labels: inout LabelPlacer, into svg: inout SVGWriter) {
+        var placed: [(Marker, (Double, Double))] = []
+        for room in clubrooms {
+            guard let s = frame.screen(room.coordinate) else { continue }
             svg.rect(x: s.0 - 4, y: s.1 - 4, width: 8, height: 8, attributes: "fill=\"#e67e22\" stroke=\"#fff\" stroke-width=\"1\"")
             labels.reserve(x: s.0, y: s.1, radius: 5)
-            screenClubrooms.append((room, s))
+            placed.append((room, s))
         }
-        for (room, s) in screenClubrooms {
+        for (room, s) in placed {
             labels.place(room.label, x: s.0, y: s.1, fontSize: 10, attributes: "fill=\"#7a4a12\"", into: &svg)
         }
+    }
 
-        if let search, let p = projection.project(search.center) {
-            let c = screen(p)
-            svg.raw("<path d=\"M\(SVGWriter.number(c.0 - 7)) \(SVGWriter.number(c.1))L\(SVGWriter.number(c.0 + 7)) \(SVGWriter.number(c.1))M\(SVGWriter.number(c.0)) \(SVGWriter.number(c.1 - 7))L\(SVGWriter.number(c.0)) \(SVGWriter.number(c.1 + 7))\" stroke=\"#111\" stroke-width=\"2.5\"/>")
-        }
-
-        // Scale bar, north arrow, legend.
-        MapDecorations.scaleBar(center: center, projection: projection, pixelsPerMeter: scale, x: margin, y: height - 22,
-                                targetPixels: width / 6, into: &svg)
-        MapDecorations.northArrow(x: width - margin + 10, y: height - 40, into: &svg)
-        var lx = margin + width / 6 + 110
+    /// The legend along the bottom: start and finish, the search circle, control points, clubrooms, and the
+    /// lines by number when there are several.
+    private func drawLegend(lines: [Line], markers: Bool, clubrooms: Bool, search: Search?, into svg: inout SVGWriter) {
+        var lx = 50 + width / 6 + 110
         let ly = height - 28
+        func entry(_ text: String, width advance: Double) {
+            svg.text(text, x: lx + 9, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
+            lx += advance
+        }
         if !lines.isEmpty {
             svg.circle(x: lx, y: ly, radius: 5, attributes: "fill=\"#2e7d32\"")
-            svg.text("start", x: lx + 9, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
-            lx += 50
+            entry("start", width: 50)
             svg.rect(x: lx - 5, y: ly - 5, width: 10, height: 10, attributes: "fill=\"#111\"")
-            svg.text("finish", x: lx + 9, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
-            lx += 54
+            entry("finish", width: 54)
         }
         if let search {
             svg.text("+ the position, dashed: \(SVGWriter.number(search.radiusMeters / 1000, decimals: 1)) km around it", x: lx, y: ly + 4,
                      attributes: "font-size=\"11\" fill=\"#444\"")
             lx += 230
         }
-        if !markers.isEmpty {
+        if markers {
             svg.circle(x: lx, y: ly, radius: 6, attributes: "fill=\"#1b5fa8\"")
             svg.text("control point", x: lx + 10, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
             lx += 96
         }
-        if !clubrooms.isEmpty {
+        if clubrooms {
             svg.rect(x: lx - 4, y: ly - 4, width: 8, height: 8, attributes: "fill=\"#e67e22\"")
-            svg.text("clubroom", x: lx + 9, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
-            lx += 72
+            entry("clubroom", width: 72)
         }
-        if lines.count > 1 {
-            for (k, line) in lines.enumerated().prefix(8) {
-                let color = Self.palette[k % Self.palette.count]
-                svg.line(lx, ly, lx + 16, ly, attributes: "stroke=\"\(color)\" stroke-width=\"3\"")
-                let name = line.name.count > 18 ? String(line.name.prefix(17)) + "…" : line.name
-                svg.text("\(k + 1) \(name)", x: lx + 20, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
-                lx += 30 + Double(name.count + 3) * 6.2
-                if lx > width - 120 { break }
-            }
+        guard lines.count > 1 else { return }
+        for (k, line) in lines.enumerated().prefix(8) {
+            svg.line(lx, ly, lx + 16, ly, attributes: "stroke=\"\(Self.palette[k % Self.palette.count])\" stroke-width=\"3\"")
+            let name = line.name.count > 18 ? String(line.name.prefix(17)) + "…" : line.name
+            svg.text("\(k + 1) \(name)", x: lx + 20, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
+            lx += 30 + Double(name.count + 3) * 6.2
+            if lx > width - 120 { break }
         }
-        if labels.dropped > 0 {
-            svg.text("\(labels.dropped) label\(labels.dropped == 1 ? "" : "s") left out where they would overlap",
-                     x: width - margin, y: height - 6, attributes: "font-size=\"10\" fill=\"#777\" text-anchor=\"end\"")
-        }
-        return svg.document(title: title)
     }
 
     /// Meridians and parallels at a round step in degrees, with labels at the map's edges.
