@@ -243,16 +243,14 @@ public struct TrackMap {
         }
     }
 
-    /// Meridians and parallels at a round step in degrees, with labels at the map's edges.
-    private func drawGraticule(
-        bounds: Bounds, projection: MapProjection, screen: ((x: Double, y: Double)) -> (Double, Double),
-        top: Double, bottom: Double, margin: Double, idPrefix: String, into svg: inout SVGWriter
-    ) {
+    /// The graticule's step in degrees (about six lines across the data) and how far it reaches: the frame is
+    /// wider or taller than the data when the data's shape differs from the map's, so it reaches as many steps
+    /// beyond the data as one step's size on screen says the frame needs (at least one).
+    private func graticuleExtent(bounds: Bounds, projection: MapProjection, screen: ((x: Double, y: Double)) -> (Double, Double))
+        -> (step: Double, west: Double, east: Double, south: Double, north: Double) {
         let span = max(bounds.east - bounds.west, bounds.north - bounds.south, 0.001)
         let steps = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 30]
         let step = steps.first { span / $0 <= 6 } ?? 30
-        // The frame is wider or taller than the data when the data's shape differs from the map's: reach as
-        // many steps beyond the data as one step's size on screen says the frame needs (at least one).
         let middle = Coordinate(latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2)
         func stepsToFill(_ other: Coordinate) -> Double {
             guard let a = projection.project(middle), let b = projection.project(other) else { return 1 }
@@ -262,8 +260,15 @@ public struct TrackMap {
         }
         let padLon = step * max(1, stepsToFill(Coordinate(latitude: middle.latitude, longitude: middle.longitude + step)))
         let padLat = step * max(1, stepsToFill(Coordinate(latitude: min(middle.latitude + step, 89.9), longitude: middle.longitude)))
-        let west = bounds.west - padLon, east = bounds.east + padLon
-        let south = max(bounds.south - padLat, -89.9), north = min(bounds.north + padLat, 89.9)
+        return (step, bounds.west - padLon, bounds.east + padLon, max(bounds.south - padLat, -89.9), min(bounds.north + padLat, 89.9))
+    }
+
+    /// Meridians and parallels at a round step in degrees, with labels at the map's edges.
+    private func drawGraticule(
+        bounds: Bounds, projection: MapProjection, screen: ((x: Double, y: Double)) -> (Double, Double),
+        top: Double, bottom: Double, margin: Double, idPrefix: String, into svg: inout SVGWriter
+    ) {
+        let (step, west, east, south, north) = graticuleExtent(bounds: bounds, projection: projection, screen: screen)
         func label(_ v: Double, _ positive: String, _ negative: String) -> String {
             let decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3
             return "\(SVGWriter.number(abs(v), decimals: decimals))°\(v < 0 ? negative : positive)"
