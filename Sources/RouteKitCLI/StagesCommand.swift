@@ -5,7 +5,8 @@ import RouteKit
 struct StagesCommand: Command {
     static let name = "stages"
     static let abstract = "A stage bundle to per-stage GeoJSON, profiles, maps, a summary and index.html."
-    static let help = """
+    static var help: String {
+        """
         Usage: routekit stages BUNDLE -o OUTDIR [options]
 
         Reads a stage bundle as the Slovenian Mountain Bike Route's backend serves it — a ZIP named after
@@ -31,15 +32,7 @@ struct StagesCommand: Command {
         rest is still written (exit 0); when no stage can be read, the exit status is 65.
 
         Options:
-          -o, --output OUTDIR   The folder to write (created if missing; files in it are replaced).
-          --max-distance D      How close a control point must be to a stage's track, with a unit:
-                                200m (default).
-          --clubrooms CATALOG   Also list, per stage, the clubrooms near its track (SkautIS XML, CSV or
-                                GeoJSON), within --radius.
-          --radius R            For --clubrooms, with a unit: 5km (default).
-        \(ClubroomFilterOptions.help)
-          -q, --quiet           Do not print warnings.
-          -h, --help            Show this help.
+        \(optionHelp)
 
         Examples:
           routekit stages ZIP_03-09-2019.zip -o stkp-offline/
@@ -50,6 +43,7 @@ struct StagesCommand: Command {
         archive is damaged or too large, 66 the bundle cannot be opened, 73 the output cannot be written.
 
         """
+    }
 
     var bundle: String?
     var output: String?
@@ -59,26 +53,33 @@ struct StagesCommand: Command {
     var filter = ClubroomFilter()
     var quiet = false
 
-    init(arguments: inout Arguments) throws {
-        while let word = arguments.next() {
-            switch word {
-            case .positional(let path):
-                guard bundle == nil else { throw CLIError.usage("stages takes one bundle (a folder or a ZIP); '\(path)' is a second one") }
-                bundle = path
-            case let .option(name, inline):
-                switch name {
-                case "-o", "--output": output = try arguments.value(for: name, inline: inline)
-                case "--max-distance": maxDistance = try Units.length(try arguments.value(for: name, inline: inline), option: name)
-                case "--clubrooms": clubrooms.append(try arguments.value(for: name, inline: inline))
-                case "--radius": radius = try Units.length(try arguments.value(for: name, inline: inline), option: name)
-                case "-q", "--quiet": quiet = true
-                default:
-                    guard try ClubroomFilterOptions.take(name, inline: inline, from: &arguments, into: &filter) else {
-                        throw CLIError.usage("unknown option '\(name)'")
-                    }
-                }
-            }
-        }
+    static var options: [Option<Self>] {
+        [
+            .value(
+                "-o", "--output", name: "OUTDIR", help: "The folder to write (created if missing; files in it are replaced).",
+                into: \.output),
+            .value(
+                "--max-distance", name: "D",
+                help: """
+                    How close a control point must be to a stage's track, with a unit:
+                    200m (default).
+                    """,
+                parse: Units.length, into: \.maxDistance),
+            .values(
+                "--clubrooms", name: "CATALOG",
+                help: """
+                    Also list, per stage, the clubrooms near its track (SkautIS XML, CSV or
+                    GeoJSON), within --radius.
+                    """,
+                into: \.clubrooms),
+            .value("--radius", name: "R", help: "For --clubrooms, with a unit: 5km (default).", parse: Units.length, into: \.radius),
+        ] + ClubroomFilterOptions.options(\.filter) + [
+            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+        ]
+    }
+
+    static var positionals: Positionals<Self> {
+        .one(\.bundle, second: { "stages takes one bundle (a folder or a ZIP); '\($0)' is a second one" })
     }
 
     func validate() throws {
@@ -113,7 +114,7 @@ struct StagesCommand: Command {
             }
         }
 
-        let out = output!
+        guard let out = output else { throw CLIError.usage("say where to write with -o OUTDIR (a folder)") }
         try Folder.create(out)
         // Every stage's files are independent: written on all cores.
         let drawings = try parallelMap(data.stages.count) { i -> (profile: String, map: String) in
