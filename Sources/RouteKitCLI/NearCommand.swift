@@ -239,7 +239,7 @@ struct NearCommand: Command {
             do {
                 buffer.append(string: try TrackMap(width: 900, height: 900).render(
                     title: "Clubrooms near \(positions[0].label)",
-                    subtitle: "\(count) clubroom\(count == 1 ? "" : "s") within \(SVGWriter.number(radius / 1000, decimals: 1)) km",
+                    subtitle: "\(count) clubroom\(count == 1 ? "" : "s") within \(DecimalText.compact(radius / 1000, decimals: 1)) km",
                     lines: [], markers: [], clubrooms: places, search: TrackMap.Search(center: positions[0].coordinate, radiusMeters: radius)))
             } catch let error as ProjectionError {
                 throw CLIError.data(error.description)
@@ -316,6 +316,6 @@ enum Clock {
 
     static func milliseconds(_ seconds: Double) -> String {
         let ms = seconds * 1000
-        return ms < 10 ? "\(StatsFormatter.fixed(ms, 3)) ms" : "\(StatsFormatter.fixed(ms, 0)) ms"
+        return ms < 10 ? "\(DecimalText.fixed(ms, decimals: 3)) ms" : "\(DecimalText.fixed(ms, decimals: 0)) ms"
     }
 }

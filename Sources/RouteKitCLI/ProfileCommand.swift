@@ -133,25 +133,25 @@ struct ProfileCommand: Command {
         case .csv:
             buffer.append("distance_m,elevation_m,smoothed_elevation_m,grade_pct\n")
             for s in profile.samples {
-                buffer.append(string: "\(SVGWriter.number(s.distanceMeters, decimals: 3)),\(SVGWriter.number(s.elevationMeters, decimals: 3)),\(SVGWriter.number(s.smoothedElevationMeters, decimals: 3)),\(SVGWriter.number(s.gradePercent, decimals: 2))\n")
+                buffer.append(string: "\(DecimalText.compact(s.distanceMeters, decimals: 3)),\(DecimalText.compact(s.elevationMeters, decimals: 3)),\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),\(DecimalText.compact(s.gradePercent, decimals: 2))\n")
             }
         case .json:
             buffer.append("{\"name\":")
-            if let name = profile.name { JSONOut.string(name, &buffer) } else { buffer.append("null") }
-            buffer.append(string: ",\"length_2d_m\":\(SVGWriter.number(profile.statistics.length2DMeters, decimals: 3))")
-            buffer.append(string: ",\"ascent_m\":\(profile.statistics.ascent.map { SVGWriter.number($0.ascentMeters, decimals: 3) } ?? "null")")
-            buffer.append(string: ",\"descent_m\":\(profile.statistics.ascent.map { SVGWriter.number($0.descentMeters, decimals: 3) } ?? "null")")
+            if let name = profile.name { JSONText.appendString(name, to: &buffer) } else { buffer.append("null") }
+            buffer.append(string: ",\"length_2d_m\":\(DecimalText.compact(profile.statistics.length2DMeters, decimals: 3))")
+            buffer.append(string: ",\"ascent_m\":\(profile.statistics.ascent.map { DecimalText.compact($0.ascentMeters, decimals: 3) } ?? "null")")
+            buffer.append(string: ",\"descent_m\":\(profile.statistics.ascent.map { DecimalText.compact($0.descentMeters, decimals: 3) } ?? "null")")
             buffer.append(",\"waypoints\":[")
             for (i, p) in placed.enumerated() {
                 if i > 0 { buffer.append(0x2C) }
                 buffer.append("{\"name\":")
-                JSONOut.string(p.name, &buffer)
-                buffer.append(string: ",\"distance_m\":\(SVGWriter.number(p.placement.alongMeters, decimals: 3)),\"off_track_m\":\(SVGWriter.number(p.placement.distanceMeters, decimals: 3))}")
+                JSONText.appendString(p.name, to: &buffer)
+                buffer.append(string: ",\"distance_m\":\(DecimalText.compact(p.placement.alongMeters, decimals: 3)),\"off_track_m\":\(DecimalText.compact(p.placement.distanceMeters, decimals: 3))}")
             }
             buffer.append("],\n\"samples\":[")
             for (i, s) in profile.samples.enumerated() {
                 buffer.append(i > 0 ? ",\n" : "\n")
-                buffer.append(string: "{\"distance_m\":\(SVGWriter.number(s.distanceMeters, decimals: 3)),\"elevation_m\":\(SVGWriter.number(s.elevationMeters, decimals: 3)),\"smoothed_elevation_m\":\(SVGWriter.number(s.smoothedElevationMeters, decimals: 3)),\"grade_pct\":\(SVGWriter.number(s.gradePercent, decimals: 2))}")
+                buffer.append(string: "{\"distance_m\":\(DecimalText.compact(s.distanceMeters, decimals: 3)),\"elevation_m\":\(DecimalText.compact(s.elevationMeters, decimals: 3)),\"smoothed_elevation_m\":\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),\"grade_pct\":\(DecimalText.compact(s.gradePercent, decimals: 2))}")
             }
             buffer.append("]}\n")
         }
