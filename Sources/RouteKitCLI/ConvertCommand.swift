@@ -21,7 +21,8 @@ struct ConvertCommand: Command {
 
         Bad values (a latitude of "undefined", an elevation that is not a number) are left out with a
         warning naming the line; --strict makes them errors. A file that is not XML or not GPX is an error
-        with its line and column, and nothing is written.
+        with its line and column, and nothing is written. On a terminal, a conversion that takes over a
+        second shows its progress (bytes read of the inputs' size) on standard error.
 
         Options:
         \(optionHelp)
@@ -122,6 +123,8 @@ struct ConvertCommand: Command {
 
     func run(console: Console) throws -> ExitCode {
         let files = try openTrackInputs(inputs)
+        let progress = ProgressBar.reading(files.map(\.0), label: "convert", console: console)
+        defer { progress?.finish() }
         let format = outputFormat(firstInput: files[0].1)
         let out = try console.output(output)
         // The writer runs on the pipeline's thread: its warnings wait here and are printed by this thread
@@ -164,6 +167,7 @@ struct ConvertCommand: Command {
             if written() == before { warn("nothing to convert: no \(kinds.names) with a point") }
         }
         try finish()
+        progress?.finish()
         flushWarnings()
         try out.commit()
         return .success

@@ -21,7 +21,8 @@ struct NearCommand: Command {
         one clubroom; its records are grouped by meeting (MeetingDate_ID) and, within a meeting, by age and
         sex category, so each meeting is listed once with its ages and sexes. Times are shown as 16:30–18:00
         (SkautIS sends PT16H30M), days by their Czech name, water scouts marked. Records without usable
-        coordinates are left out with one warning that counts them.
+        coordinates are left out with one warning that counts them. On a terminal, catalogs that take
+        over a second to read show their progress on standard error.
 
         Options:
         \(optionHelp)
@@ -196,7 +197,11 @@ struct NearCommand: Command {
         if skautISRequest { return try writeSkautISRequest(console: console) }
         let started = Clock.seconds()
         let positions = along == nil ? try queries() : []
-        let catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns)
+        let counter = console.errorIsTerminal ? ProgressCounter() : nil
+        let progress = counter.flatMap { ProgressBar.bytes("near", console: console, counter: $0) }
+        defer { progress?.finish() }
+        let catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns, progress: counter)
+        progress?.finish()
         reportSkipped(catalog, console: console)
         var rooms = catalog.clubrooms
         guard !rooms.isEmpty else {

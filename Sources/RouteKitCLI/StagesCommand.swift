@@ -29,7 +29,8 @@ struct StagesCommand: Command {
         placed in order along that stage. kt.json entries are paired with the waypoints of KT.gpx in route
         order by their names; an entry without a waypoint is listed without a position. A stage that fails
         to read, missing JSON files and control points far from every stage are reported once each and the
-        rest is still written (exit 0); when no stage can be read, the exit status is 65.
+        rest is still written (exit 0); when no stage can be read, the exit status is 65. On a terminal,
+        a bundle that takes over a second shows its progress (stages read, then drawn) on standard error.
 
         Options:
         \(optionHelp)
@@ -91,7 +92,10 @@ struct StagesCommand: Command {
     func run(console: Console) throws -> ExitCode {
         guard let bundle else { throw CLIError.usage("no bundle") }  // validate() has said so already
         let source = try BundleSource.open(bundle)
-        let data = StageBundle.read(source, assignmentMeters: maxDistance)
+        let (read, drawn) = (ProgressCounter(), ProgressCounter())
+        let progress = Self.progressBar(read: read, drawn: drawn, console: console)
+        defer { progress?.finish() }
+        let data = StageBundle.read(source, assignmentMeters: maxDistance, progress: read)
         if !quiet {
             for problem in data.problems {
                 console.warning(problem.hasPrefix(source.origin) ? problem : "\(source.origin): \(problem)")
@@ -117,7 +121,9 @@ struct StagesCommand: Command {
         guard let out = output else { throw CLIError.usage("say where to write with -o OUTDIR (a folder)") }
         try Folder.create(out)
         // Every stage's files are independent: written on all cores.
+        drawn.expect(Int64(data.stages.count))
         let drawings = try parallelMap(data.stages.count) { i -> (profile: String, map: String) in
+            defer { drawn.advance(by: 1) }
             let stage = data.stages[i]
             let n = stage.number
             try StageOutput.writeGeoJSON([(stage.track, stage.name)], stage.controlPoints, to: "\(out)/stage-\(n).geojson")
@@ -150,8 +156,20 @@ struct StagesCommand: Command {
         try write(StageOutput.csv(data, total: total), to: "\(out)/stages.csv")
         try write(StageOutput.html(data, total: total, routeMap: routeMap, profiles: profiles, maps: maps, nearby: nearby,
                                    radius: radius), to: "\(out)/index.html")
+        progress?.finish()
         if !quiet { console.note("routekit: wrote \(data.stages.count) stage\(data.stages.count == 1 ? "" : "s") into \(out)/ (open \(out)/index.html)") }
         return .success
+    }
+
+    /// The bar for the stages: read, then drawn, each half of the work.
+    static func progressBar(read: ProgressCounter, drawn: ProgressCounter, console: Console) -> ProgressBar? {
+        ProgressBar.start("stages", console: console) {
+            let (stages, done) = (read.total, read.done)
+            guard drawn.total > 0 else {
+                return .init(done: done, total: 2 * stages, detail: "\(done) of \(stages) stages read")
+            }
+            return .init(done: done + drawn.done, total: stages + drawn.total, detail: "\(drawn.done) of \(drawn.total) stages drawn")
+        }
     }
 
     private func write(_ text: String, to path: String) throws {

@@ -87,6 +87,8 @@ struct StatsCommand: Command {
 
     func run(console: Console) throws -> ExitCode {
         let files = try openTrackInputs(inputs)
+        let progress = ProgressBar.reading(files.map(\.0), label: "stats", console: console)
+        defer { progress?.finish() }
         var rows: [(file: String, stats: TrackStatistics)] = []
         for (file, format) in files {
             let collector = StatisticsCollector(method: method)
@@ -101,6 +103,7 @@ struct StatsCommand: Command {
             }
             rows += lines.map { (file.path, $0) }
         }
+        progress?.finish()
         let total = TrackStatistics.total(of: rows.map(\.stats))
         var buffer = ByteBuffer(capacity: 4096)
         switch format {
