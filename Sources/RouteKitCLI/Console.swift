@@ -1,9 +1,16 @@
 import Glibc
 import RouteKit
+import Synchronization
 
 /// Where a command writes its messages: standard error, or a buffer in tests.
-public final class Console {
+///
+/// A progress bar's thread draws its status line here while the command's thread may print a message: both
+/// go through one lock, and a message first clears the status line, so the two never mix on one line.
+/// (Unchecked: the warning count is the command's thread's alone; what is shared is under the lock.)
+public final class Console: @unchecked Sendable {
     private let writeError: (String) -> Void
+    /// Whether a status line (a progress bar) is on the terminal now, under the lock for standard error.
+    private let statusShown = Mutex(false)
     /// True when standard error is a terminal (progress bars are drawn only then).
     public let errorIsTerminal: Bool
     /// Standard output, for results written without `-o`.
@@ -19,9 +26,10 @@ public final class Console {
             writeError: { text in
                 var copy = text
                 copy.withUTF8 { bytes in
+                    guard let base = bytes.baseAddress else { return }  // nil only for no bytes
                     var offset = 0
                     while offset < bytes.count {
-                        let n = Glibc.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)  // -1 on error
+                        let n = Glibc.write(STDERR_FILENO, base + offset, bytes.count - offset)  // -1 on error
                         if n < 0 && errno == EINTR { continue }
                         if n <= 0 { return }  // nowhere left to report a failure to write a message
                         offset += n
@@ -42,18 +50,47 @@ public final class Console {
 
     /// Prints `routekit: error: MESSAGE`.
     func error(_ message: String) {
-        writeError("routekit: error: \(message)\n")
+        emit("routekit: error: \(message)\n")
     }
 
     /// Prints `routekit: warning: MESSAGE`.
     func warning(_ message: String) {
         warningCount += 1
-        writeError("routekit: warning: \(message)\n")
+        emit("routekit: warning: \(message)\n")
     }
 
     /// Prints a line as it is.
     func note(_ message: String) {
-        writeError(message + "\n")
+        emit(message + "\n")
+    }
+
+    /// The erase-line sequence: carriage return, then ANSI "erase to the end of the line".
+    static let eraseLine = "\r\u{1B}[K"
+
+    /// Writes `text` to standard error, clearing the status line first.
+    private func emit(_ text: String) {
+        statusShown.withLock { shown in
+            if shown { writeError(Self.eraseLine) }
+            shown = false
+            writeError(text)
+        }
+    }
+
+    /// Draws `line` as the status line: over the previous one, from the start of the line. Only for a
+    /// terminal (``errorIsTerminal``).
+    func showStatus(_ line: String) {
+        statusShown.withLock { shown in
+            writeError("\r" + line + "\u{1B}[K")
+            shown = true
+        }
+    }
+
+    /// Clears the status line, if one is shown, leaving the cursor at the start of an empty line.
+    func clearStatus() {
+        statusShown.withLock { shown in
+            if shown { writeError(Self.eraseLine) }
+            shown = false
+        }
     }
 
     /// Opens the output: standard output for nil or `-`, otherwise an atomic file.

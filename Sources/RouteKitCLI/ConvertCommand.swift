@@ -4,7 +4,8 @@ import RouteKit
 struct ConvertCommand: Command {
     static let name = "convert"
     static let abstract = "Convert GPX to GeoJSON (or a GeoJSON Text Sequence) and GeoJSON to GPX."
-    static let help = """
+    static var help: String {
+        """
         Usage: routekit convert [options] FILE... [-o OUT]
 
         Converts GPX to GeoJSON and GeoJSON back to GPX, streaming: memory stays small however large the
@@ -20,19 +21,11 @@ struct ConvertCommand: Command {
 
         Bad values (a latitude of "undefined", an elevation that is not a number) are left out with a
         warning naming the line; --strict makes them errors. A file that is not XML or not GPX is an error
-        with its line and column, and nothing is written.
+        with its line and column, and nothing is written. On a terminal, a conversion that takes over a
+        second shows its progress (bytes read of the inputs' size) on standard error.
 
         Options:
-          -o, --output FILE     Write to FILE (atomically) instead of standard output.
-          --to FORMAT           geojson, geojsonseq (RFC 8142 text sequence: one Feature per line, each
-                                after a record separator), ndjson (one Feature per line) or gpx. Default:
-                                from the extension of -o (.gpx, .geojsons, .ndjson, otherwise geojson),
-                                and gpx when the first input is GeoJSON.
-          --precision N         Round coordinates to N decimals (0-15): 6 is about 0.1 m, for the web.
-          --only KINDS          Keep only these, comma-separated: tracks, routes, waypoints.
-          --strict              Treat a bad value as an error (exit 65) instead of a warning.
-          -q, --quiet           Do not print warnings.
-          -h, --help            Show this help.
+        \(optionHelp)
 
         Examples:
           routekit convert "Etapa 1.gpx" -o etapa-1.geojson
@@ -43,6 +36,7 @@ struct ConvertCommand: Command {
         cannot be written.
 
         """
+    }
 
     enum OutputFormat: String, CaseIterable {
         case geojson, geojsonseq, ndjson, gpx
@@ -56,40 +50,37 @@ struct ConvertCommand: Command {
     var strict = false
     var quiet = false
 
-    init(arguments: inout Arguments) throws {
-        while let word = arguments.next() {
-            switch word {
-            case .positional(let path):
-                inputs.append(path)
-            case let .option(name, inline):
-                switch name {
-                case "-o", "--output":
-                    output = try arguments.value(for: name, inline: inline)
-                case "--to":
-                    let value = try arguments.value(for: name, inline: inline)
-                    guard let parsed = OutputFormat(rawValue: value.lowercased()) else {
-                        throw CLIError.usage(
-                            "--to must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(value)'")
+    static var options: [Option<Self>] {
+        [
+            .value("-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.", into: \.output),
+            .value(
+                "--to", name: "FORMAT",
+                help: """
+                    geojson, geojsonseq (RFC 8142 text sequence: one Feature per line, each
+                    after a record separator), ndjson (one Feature per line) or gpx. Default:
+                    from the extension of -o (.gpx, .geojsons, .ndjson, otherwise geojson),
+                    and gpx when the first input is GeoJSON.
+                    """,
+                parse: OptionValues.choice(
+                    OutputFormat.self, message: "must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))"),
+                into: \.format),
+            .value(
+                "--precision", name: "N", help: "Round coordinates to N decimals (0-15): 6 is about 0.1 m, for the web.",
+                parse: { text, option in
+                    guard let n = Int(text), (0...15).contains(n) else {
+                        throw CLIError.usage("\(option) must be a whole number of decimals from 0 to 15, for example 6, not '\(text)'")
                     }
-                    format = parsed
-                case "--precision":
-                    let value = try arguments.value(for: name, inline: inline)
-                    guard let n = Int(value), (0...15).contains(n) else {
-                        throw CLIError.usage("--precision must be a whole number of decimals from 0 to 15, for example 6, not '\(value)'")
-                    }
-                    precision = n
-                case "--only":
-                    kinds = try Self.parseKinds(try arguments.value(for: name, inline: inline))
-                case "--strict":
-                    strict = true
-                case "-q", "--quiet":
-                    quiet = true
-                default:
-                    throw CLIError.usage("unknown option '\(name)'")
-                }
-            }
-        }
+                    return n
+                }, into: \.precision),
+            .value(
+                "--only", name: "KINDS", help: "Keep only these, comma-separated: tracks, routes, waypoints.",
+                parse: { text, _ in try parseKinds(text) }, into: \.kinds),
+            .flag("--strict", help: "Treat a bad value as an error (exit 65) instead of a warning.", sets: \.strict),
+            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+        ]
     }
+
+    static var positionals: Positionals<Self> { .many(\.inputs) }
 
     static func parseKinds(_ text: String) throws -> FeatureKinds {
         var kinds: FeatureKinds = []
@@ -132,6 +123,8 @@ struct ConvertCommand: Command {
 
     func run(console: Console) throws -> ExitCode {
         let files = try openTrackInputs(inputs)
+        let progress = ProgressBar.reading(files.map(\.0), label: "convert", console: console)
+        defer { progress?.finish() }
         let format = outputFormat(firstInput: files[0].1)
         let out = try console.output(output)
         // The writer runs on the pipeline's thread: its warnings wait here and are printed by this thread
@@ -174,6 +167,7 @@ struct ConvertCommand: Command {
             if written() == before { warn("nothing to convert: no \(kinds.names) with a point") }
         }
         try finish()
+        progress?.finish()
         flushWarnings()
         try out.commit()
         return .success
@@ -185,7 +179,7 @@ extension FeatureKinds {
     var names: String {
         let names = [(FeatureKinds.tracks, "track"), (.routes, "route"), (.waypoints, "waypoint")]
             .filter { contains($0.0) }.map { $0.1 }
-        guard names.count > 1 else { return names.first ?? "feature" }
-        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+        guard names.count > 1, let last = names.last else { return names.first ?? "feature" }
+        return names.dropLast().joined(separator: ", ") + " or " + last
     }
 }

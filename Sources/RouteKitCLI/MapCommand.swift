@@ -4,7 +4,8 @@ import RouteKit
 struct MapCommand: Command {
     static let name = "map"
     static let abstract = "An SVG map of tracks with control points, a scale bar and a graticule."
-    static let help = """
+    static var help: String {
+        """
         Usage: routekit map [options] TRACK... [-o map.svg]
 
         Draws the tracks (GPX or GeoJSON; routes when a file has no tracks) on an SVG map: a transverse
@@ -15,21 +16,7 @@ struct MapCommand: Command {
         a legend and a title.
 
         Options:
-          --waypoints FILE      Mark the waypoints of this GPX file as control points (for example KT.gpx),
-                                numbered in order along the tracks.
-          --max-distance D      Leave out (with a warning) waypoints further than this from every track,
-                                with a unit: 200m (default), 2km.
-          --clubrooms CATALOG   Also mark the clubrooms (SkautIS XML, CSV or GeoJSON) within --radius of a
-                                track.
-          --radius R            For --clubrooms, with a unit: 5km (default).
-        \(ClubroomFilterOptions.help)
-          --projection P        tmerc (default: a transverse Mercator centred on the data) or webmercator
-                                (as web maps draw it).
-          --size WxH            Size in pixels, for example 1200x800 (default).
-          --title TEXT          The title; by default the first track's name.
-          -o, --output FILE     Write to FILE (atomically) instead of standard output.
-          -q, --quiet           Do not print warnings.
-          -h, --help            Show this help.
+        \(optionHelp)
 
         Examples:
           routekit map "Etapa 1.gpx" --waypoints KT.gpx -o etapa-1-map.svg
@@ -41,6 +28,7 @@ struct MapCommand: Command {
         cannot be written.
 
         """
+    }
 
     var inputs: [String] = []
     var waypoints: String?
@@ -49,47 +37,70 @@ struct MapCommand: Command {
     var radius = 5_000.0
     var filter = ClubroomFilter()
     var projection = MapProjection.Kind.transverseMercator
-    var width = 1200.0
-    var height = 800.0
+    var size = Size(width: 1200, height: 800)
     var title: String?
     var output: String?
     var quiet = false
 
-    init(arguments: inout Arguments) throws {
-        while let word = arguments.next() {
-            switch word {
-            case .positional(let path): inputs.append(path)
-            case let .option(name, inline):
-                switch name {
-                case "--waypoints": waypoints = try arguments.value(for: name, inline: inline)
-                case "--clubrooms": clubrooms.append(try arguments.value(for: name, inline: inline))
-                case "--radius": radius = try Units.length(try arguments.value(for: name, inline: inline), option: name)
-                case "--max-distance": maxDistance = try Units.length(try arguments.value(for: name, inline: inline), option: name)
-                case "--size":
-                    let value = try arguments.value(for: name, inline: inline)
-                    let parts = value.lowercased().split(separator: "x")
-                    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
-                          (300...10_000).contains(w), (200...10_000).contains(h) else {
-                        throw CLIError.usage("--size takes WIDTHxHEIGHT in pixels, for example 1200x800 (300 to 10000), not '\(value)'")
-                    }
-                    width = w
-                    height = h
-                case "--projection":
-                    let value = try arguments.value(for: name, inline: inline)
-                    guard let kind = MapProjection.Kind(rawValue: value.lowercased()) else {
-                        throw CLIError.usage("--projection must be tmerc or webmercator, not '\(value)'")
-                    }
-                    projection = kind
-                case "--title": title = try arguments.value(for: name, inline: inline)
-                case "-o", "--output": output = try arguments.value(for: name, inline: inline)
-                case "-q", "--quiet": quiet = true
-                default:
-                    guard try ClubroomFilterOptions.take(name, inline: inline, from: &arguments, into: &filter) else {
-                        throw CLIError.usage("unknown option '\(name)'")
-                    }
-                }
-            }
+    static var options: [Option<Self>] {
+        [
+            .value(
+                "--waypoints", name: "FILE",
+                help: """
+                    Mark the waypoints of this GPX file as control points (for example KT.gpx),
+                    numbered in order along the tracks.
+                    """,
+                into: \.waypoints),
+            .value(
+                "--max-distance", name: "D",
+                help: """
+                    Leave out (with a warning) waypoints further than this from every track,
+                    with a unit: 200m (default), 2km.
+                    """,
+                parse: Units.length, into: \.maxDistance),
+            .values(
+                "--clubrooms", name: "CATALOG",
+                help: """
+                    Also mark the clubrooms (SkautIS XML, CSV or GeoJSON) within --radius of a
+                    track.
+                    """,
+                into: \.clubrooms),
+            .value("--radius", name: "R", help: "For --clubrooms, with a unit: 5km (default).", parse: Units.length, into: \.radius),
+        ] + ClubroomFilterOptions.options(\.filter) + [
+            .value(
+                "--projection", name: "P",
+                help: """
+                    tmerc (default: a transverse Mercator centred on the data) or webmercator
+                    (as web maps draw it).
+                    """,
+                parse: OptionValues.choice(MapProjection.Kind.self, message: "must be tmerc or webmercator"),
+                into: \.projection),
+            .value("--size", name: "WxH", help: "Size in pixels, for example 1200x800 (default).", parse: size, into: \.size),
+            .value("--title", name: "TEXT", help: "The title; by default the first track's name.", into: \.title),
+            .value("-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.", into: \.output),
+            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+        ]
+    }
+
+    /// WIDTHxHEIGHT in pixels.
+    static func size(_ text: String, _ option: String) throws -> Size {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
+            (300...10_000).contains(w), (200...10_000).contains(h)
+        else {
+            throw CLIError.usage("\(option) takes WIDTHxHEIGHT in pixels, for example 1200x800 (300 to 10000), not '\(text)'")
         }
+        return Size(width: w, height: h)
+    }
+
+    /// A map's size in pixels.
+    struct Size {
+        var width: Double
+        var height: Double
+    }
+
+    static var positionals: Positionals<Self> {
+        .many(\.inputs)
     }
 
     func validate() throws {
@@ -144,7 +155,7 @@ struct MapCommand: Command {
         }
         let svg: String
         do {
-            var map = TrackMap(width: width, height: height)
+            var map = TrackMap(width: size.width, height: size.height)
             map.projectionKind = projection
             svg = try map.render(title: title ?? lines[0].name, lines: lines, markers: markers, clubrooms: rooms)
         } catch let error as ProjectionError {

@@ -5,7 +5,8 @@ import RouteKit
 struct NearCommand: Command {
     static let name = "near"
     static let abstract = "Clubrooms within a radius (default 60 km) of a position, nearest first."
-    static let help = """
+    static var help: String {
+        """
         Usage: routekit near --at LAT,LON [--radius 60km] [options] CATALOG... [-o OUT]
                routekit near --at-file POSITIONS [--radius 60km] [options] CATALOG...
                routekit near --along TRACK.gpx --radius 5km [options] CATALOG...
@@ -20,35 +21,11 @@ struct NearCommand: Command {
         one clubroom; its records are grouped by meeting (MeetingDate_ID) and, within a meeting, by age and
         sex category, so each meeting is listed once with its ages and sexes. Times are shown as 16:30–18:00
         (SkautIS sends PT16H30M), days by their Czech name, water scouts marked. Records without usable
-        coordinates are left out with one warning that counts them.
+        coordinates are left out with one warning that counts them. On a terminal, catalogs that take
+        over a second to read show their progress on standard error.
 
         Options:
-          --at POSITION         Where to search from: 49.1951,16.6068 or "49.1951, 16.6068" or
-                                "49°11'42\\"N 16°36'24\\"E".
-          --at-file FILE        Many positions, one per line: LAT,LON[,label]. The index is built once;
-                                each result says which position (label, or line number) it answers.
-          --along TRACK         The clubrooms near a track (GPX or GeoJSON; its segments joined), with
-                                their distance from it and the kilometre where the track passes
-                                closest, in order along the track.
-          --radius R            With a unit: 60km (default), 500m. A bare number is refused: other tools
-                                read it as miles.
-        \(ClubroomFilterOptions.help)
-          --limit N             At most N clubrooms per position, the nearest.
-          --format F            table (default), geojson, csv or svg (a map of the position, the
-                                geodesic circle of the radius, the clubrooms labelled, a scale bar;
-                                with --at only).
-          --lat-column NAME     The CSV column with latitudes, when its name is unusual.
-          --lon-column NAME     The CSV column with longitudes.
-          --skautis-request     Print the SOAP request for the SkautIS AdvertisingSummary service that asks
-                                for the clubrooms within --radius of --at (and of --unit's unit), to
-                                send with curl (see the README); no catalog is read. Replace the
-                                placeholders for ID_Application and ID_Login (and ID_Unit) first.
-          -o, --output FILE     Write to FILE (atomically) instead of standard output.
-          -v, --verbose         Print how long reading, indexing and searching took, on standard error.
-          --exhaustive          Measure every clubroom instead of using the spatial index (slow; for
-                                checking the index and for benchmarks).
-          -q, --quiet           Do not print warnings.
-          -h, --help            Show this help.
+        \(optionHelp)
 
         Examples:
           routekit near --at 49.1951,16.6068 data/clubrooms/clubrooms.xml
@@ -62,6 +39,7 @@ struct NearCommand: Command {
         read, 73 the output cannot be written.
 
         """
+    }
 
     enum Format: String { case table, geojson, csv, svg }
 
@@ -81,47 +59,89 @@ struct NearCommand: Command {
     var exhaustive = false
     var verbose = false
 
-    init(arguments: inout Arguments) throws {
-        while let word = arguments.next() {
-            switch word {
-            case .positional(let path):
-                catalogs.append(path)
-            case let .option(name, inline):
-                switch name {
-                case "--at":
-                    let value = try arguments.value(for: name, inline: inline)
-                    guard let c = PositionText.parse(value) else {
-                        throw CLIError.usage("--at: \(PositionText.problem(value))")
-                    }
-                    at = c
-                    atText = value
-                case "--at-file": atFile = try arguments.value(for: name, inline: inline)
-                case "--along": along = try arguments.value(for: name, inline: inline)
-                case "--radius": radius = try Units.length(try arguments.value(for: name, inline: inline), option: name)
-                case "--skautis-request": skautISRequest = true
-                case "--limit":
-                    let value = try arguments.value(for: name, inline: inline)
-                    guard let n = Int(value), n > 0 else { throw CLIError.usage("--limit takes a positive whole number, not '\(value)'") }
-                    limit = n
-                case "--format":
-                    let value = try arguments.value(for: name, inline: inline)
-                    guard let f = Format(rawValue: value.lowercased()) else {
-                        throw CLIError.usage("--format must be table, geojson, csv or svg, not '\(value)'")
-                    }
-                    format = f
-                case "--lat-column": columns.latitude = try arguments.value(for: name, inline: inline)
-                case "--lon-column": columns.longitude = try arguments.value(for: name, inline: inline)
-                case "-o", "--output": output = try arguments.value(for: name, inline: inline)
-                case "-q", "--quiet": quiet = true
-                case "--exhaustive": exhaustive = true
-                case "-v", "--verbose": verbose = true
-                default:
-                    guard try ClubroomFilterOptions.take(name, inline: inline, from: &arguments, into: &filter) else {
-                        throw CLIError.usage("unknown option '\(name)'")
-                    }
+    static var options: [Option<Self>] {
+        [
+            Option(
+                ["--at"], value: "POSITION",
+                help: """
+                    Where to search from: 49.1951,16.6068 or "49.1951, 16.6068" or
+                    "49°11'42\\"N 16°36'24\\"E".
+                    """
+            ) { command, text, name in
+                let text = text ?? ""
+                guard let coordinate = PositionText.parse(text) else {
+                    throw CLIError.usage("\(name): \(PositionText.problem(text))")
                 }
-            }
-        }
+                command.at = coordinate
+                command.atText = text
+            },
+            .value(
+                "--at-file", name: "FILE",
+                help: """
+                    Many positions, one per line: LAT,LON[,label]. The index is built once;
+                    each result says which position (label, or line number) it answers.
+                    """,
+                into: \.atFile),
+            .value(
+                "--along", name: "TRACK",
+                help: """
+                    The clubrooms near a track (GPX or GeoJSON; its segments joined), with
+                    their distance from it and the kilometre where the track passes
+                    closest, in order along the track.
+                    """,
+                into: \.along),
+            .value(
+                "--radius", name: "R",
+                help: """
+                    With a unit: 60km (default), 500m. A bare number is refused: other tools
+                    read it as miles.
+                    """,
+                parse: Units.length, into: \.radius),
+        ] + ClubroomFilterOptions.options(\.filter) + [
+            .value(
+                "--limit", name: "N", help: "At most N clubrooms per position, the nearest.",
+                parse: { text, option in
+                    guard let n = Int(text), n > 0 else { throw CLIError.usage("\(option) takes a positive whole number, not '\(text)'") }
+                    return n
+                }, into: \.limit),
+            .value(
+                "--format", name: "F",
+                help: """
+                    table (default), geojson, csv or svg (a map of the position, the
+                    geodesic circle of the radius, the clubrooms labelled, a scale bar;
+                    with --at only).
+                    """,
+                parse: OptionValues.choice(Format.self, message: "must be table, geojson, csv or svg"), into: \.format),
+            .value(
+                "--lat-column", name: "NAME", help: "The CSV column with latitudes, when its name is unusual.",
+                into: \.columns.latitude),
+            .value("--lon-column", name: "NAME", help: "The CSV column with longitudes.", into: \.columns.longitude),
+            .flag(
+                "--skautis-request",
+                help: """
+                    Print the SOAP request for the SkautIS AdvertisingSummary service that asks
+                    for the clubrooms within --radius of --at (and of --unit's unit), to
+                    send with curl (see the README); no catalog is read. Replace the
+                    placeholders for ID_Application and ID_Login (and ID_Unit) first.
+                    """,
+                sets: \.skautISRequest),
+            .value("-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.", into: \.output),
+            .flag(
+                "-v", "--verbose", help: "Print how long reading, indexing and searching took, on standard error.",
+                sets: \.verbose),
+            .flag(
+                "--exhaustive",
+                help: """
+                    Measure every clubroom instead of using the spatial index (slow; for
+                    checking the index and for benchmarks).
+                    """,
+                sets: \.exhaustive),
+            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+        ]
+    }
+
+    static var positionals: Positionals<Self> {
+        .many(\.catalogs)
     }
 
     func validate() throws {
@@ -154,7 +174,8 @@ struct NearCommand: Command {
 
     func queries() throws -> [Query] {
         if let at { return [Query(label: atText ?? "", coordinate: at)] }
-        let bytes = try InputFile(path: atFile!).readAll()
+        guard let atFile else { throw CLIError.usage("say where to search from: --at LAT,LON or --at-file FILE") }
+        let bytes = try InputFile(path: atFile).readAll()
         var result: [Query] = []
         for (n, raw) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = String(raw).trimmingSpaces()
@@ -164,11 +185,11 @@ struct NearCommand: Command {
                 Coordinate(latitude: lat, longitude: lon).isValid
             else {
                 if n == 0 { continue }  // a header line
-                throw CLIError.data("\(atFile!):\(n + 1): expected LAT,LON[,label], found '\(PositionText.shown(line))'")
+                throw CLIError.data("\(atFile):\(n + 1): expected LAT,LON[,label], found '\(PositionText.shown(line))'")
             }
             result.append(Query(label: parts.count > 2 && !parts[2].isEmpty ? parts[2] : "line \(n + 1)", coordinate: Coordinate(latitude: lat, longitude: lon)))
         }
-        guard !result.isEmpty else { throw CLIError.data("\(atFile!): no position in the file") }
+        guard !result.isEmpty else { throw CLIError.data("\(atFile): no position in the file") }
         return result
     }
 
@@ -176,7 +197,11 @@ struct NearCommand: Command {
         if skautISRequest { return try writeSkautISRequest(console: console) }
         let started = Clock.seconds()
         let positions = along == nil ? try queries() : []
-        let catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns)
+        let counter = console.errorIsTerminal ? ProgressCounter() : nil
+        let progress = counter.flatMap { ProgressBar.bytes("near", console: console, counter: $0) }
+        defer { progress?.finish() }
+        let catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns, progress: counter)
+        progress?.finish()
         reportSkipped(catalog, console: console)
         var rooms = catalog.clubrooms
         guard !rooms.isEmpty else {
@@ -219,7 +244,7 @@ struct NearCommand: Command {
             do {
                 buffer.append(string: try TrackMap(width: 900, height: 900).render(
                     title: "Clubrooms near \(positions[0].label)",
-                    subtitle: "\(count) clubroom\(count == 1 ? "" : "s") within \(SVGWriter.number(radius / 1000, decimals: 1)) km",
+                    subtitle: "\(count) clubroom\(count == 1 ? "" : "s") within \(DecimalText.compact(radius / 1000, decimals: 1)) km",
                     lines: [], markers: [], clubrooms: places, search: TrackMap.Search(center: positions[0].coordinate, radiusMeters: radius)))
             } catch let error as ProjectionError {
                 throw CLIError.data(error.description)
@@ -296,6 +321,6 @@ enum Clock {
 
     static func milliseconds(_ seconds: Double) -> String {
         let ms = seconds * 1000
-        return ms < 10 ? "\(StatsFormatter.fixed(ms, 3)) ms" : "\(StatsFormatter.fixed(ms, 0)) ms"
+        return ms < 10 ? "\(DecimalText.fixed(ms, decimals: 3)) ms" : "\(DecimalText.fixed(ms, decimals: 0)) ms"
     }
 }

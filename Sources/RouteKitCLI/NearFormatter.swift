@@ -68,20 +68,20 @@ enum NearFormatter {
         for (n, result) in results.enumerated() {
             if many || n > 0 { b.append(string: (n > 0 ? "\n" : "") + "\(result.query.label)\n") }
             if result.matches.isEmpty {
-                b.append(string: "No clubroom within \(StatsFormatter.fixed(radius / 1000, 1)) km.\n")
+                b.append(string: "No clubroom within \(DecimalText.fixed(radius / 1000, decimals: 1)) km.\n")
                 continue
             }
             var lines: [[String]] = [["Distance", "Bearing", "Name", "Address", "Meetings"]]
             for m in result.matches {
                 let room = rooms[m.index]
                 lines.append([
-                    StatsFormatter.fixed(m.distanceMeters / 1000, 2) + " km",
+                    DecimalText.fixed(m.distanceMeters / 1000, decimals: 2) + " km",
                     "\(Int(m.bearingDegrees.rounded()) % 360)° \(GeodesicIndex.compassPoint(m.bearingDegrees))",
                     room.name, room.address, meetings(room),
                 ])
             }
             alignedTable(lines, into: &b)
-            b.append(string: "\(result.matches.count) clubroom\(result.matches.count == 1 ? "" : "s") within \(StatsFormatter.fixed(radius / 1000, 1)) km.\n")
+            b.append(string: "\(result.matches.count) clubroom\(result.matches.count == 1 ? "" : "s") within \(DecimalText.fixed(radius / 1000, decimals: 1)) km.\n")
         }
     }
 
@@ -95,15 +95,15 @@ enum NearFormatter {
                 b.append(first ? "\n" : ",\n")
                 first = false
                 b.append("{\"type\":\"Feature\",\"id\":")
-                JSONOut.string(room.id, &b)
+                JSONText.appendString(room.id, to: &b)
                 b.append(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
                 DecimalText.append(room.coordinate.longitude, to: &b)
                 b.append(0x2C)
                 DecimalText.append(room.coordinate.latitude, to: &b)
                 b.append("]},\"properties\":{\"id\":")
-                JSONOut.string(room.id, &b)
+                JSONText.appendString(room.id, to: &b)
                 b.append(",\"name\":")
-                JSONOut.string(room.name, &b)
+                JSONText.appendString(room.name, to: &b)
                 b.append(",\"distance_m\":")
                 DecimalText.append(m.distanceMeters, precision: 3, to: &b)
                 if let along {
@@ -114,13 +114,13 @@ enum NearFormatter {
                     b.append(",\"bearing_deg\":")
                     DecimalText.append(m.bearingDegrees, precision: 2, to: &b)
                     b.append(",\"compass\":")
-                    JSONOut.string(GeodesicIndex.compassPoint(m.bearingDegrees), &b)
+                    JSONText.appendString(GeodesicIndex.compassPoint(m.bearingDegrees), to: &b)
                 }
                 for (key, value) in [("type", room.type), ("street", room.street), ("city", room.city), ("postcode", room.postcode),
                                      ("description", room.description), ("note", room.note), ("occupation_note", room.occupationNote)] {
                     guard let value else { continue }
                     b.append(string: ",\"\(key)\":")
-                    JSONOut.string(value, &b)
+                    JSONText.appendString(value, to: &b)
                 }
                 b.append(string: ",\"water_scouts\":\(room.isWater)")
                 b.append(",\"units\":[")
@@ -136,7 +136,7 @@ enum NearFormatter {
                 b.append(0x5D)
                 if many {
                     b.append(",\"query\":")
-                    JSONOut.string(result.query.label, &b)
+                    JSONText.appendString(result.query.label, to: &b)
                 }
                 b.append("}}")
             }
@@ -146,19 +146,19 @@ enum NearFormatter {
 
     static func unitJSON(_ u: ScoutUnit, _ b: inout ByteBuffer) {
         b.append("{\"name\":")
-        JSONOut.string(u.name, &b)
+        JSONText.appendString(u.name, to: &b)
         if let n = u.registrationNumber {
             b.append(",\"registration_number\":")
-            JSONOut.string(n, &b)
+            JSONText.appendString(n, to: &b)
         }
         if let id = u.id {
             b.append(",\"id\":")
-            JSONOut.string(id, &b)
+            JSONText.appendString(id, to: &b)
         }
         if let water = u.isWater { b.append(string: ",\"water_scouts\":\(water)") }
         if let note = u.advertisingNote {
             b.append(",\"note\":")
-            JSONOut.string(note, &b)
+            JSONText.appendString(note, to: &b)
         }
         b.append(0x7D)
     }
@@ -170,10 +170,10 @@ enum NearFormatter {
         func member(_ key: String, _ value: String?) {
             guard let value else { return }
             b.append(string: ",\"\(key)\":")
-            JSONOut.string(value, &b)
+            JSONText.appendString(value, to: &b)
         }
         b.append("{\"unit\":")
-        if let name = meeting.unit?.name { JSONOut.string(name, &b) } else { b.append("null") }
+        if let name = meeting.unit?.name { JSONText.appendString(name, to: &b) } else { b.append("null") }
         member("id", meeting.id)
         member("weekday", meeting.dayName)
         if let day = meeting.weekday { b.append(string: ",\"weekday_iso\":\(day.rawValue)") }
@@ -188,12 +188,12 @@ enum NearFormatter {
                 b.append(string: (first ? "" : ",") + "\"\(key)\":")
                 first = false
             }
-            if let id = c.id { open("id"); JSONOut.string(id, &b) }
+            if let id = c.id { open("id"); JSONText.appendString(id, to: &b) }
             if let a = c.ageFrom { open("age_from"); b.append(string: "\(a)") }
             if let a = c.ageTo { open("age_to"); b.append(string: "\(a)") }
-            if let sex = c.sex { open("sex"); JSONOut.string(sex.rawValue, &b) }
-            if let name = c.sexName { open("sex_name"); JSONOut.string(name, &b) }
-            if let note = c.note { open("note"); JSONOut.string(note, &b) }
+            if let sex = c.sex { open("sex"); JSONText.appendString(sex.rawValue, to: &b) }
+            if let name = c.sexName { open("sex_name"); JSONText.appendString(name, to: &b) }
+            if let note = c.note { open("note"); JSONText.appendString(note, to: &b) }
             b.append(0x7D)
         }
         b.append("]}")
@@ -201,12 +201,12 @@ enum NearFormatter {
 
 
     static func alongTable(_ matches: [TrackCorridor.Match], _ rooms: [Clubroom], label: String, radius: Double, into b: inout ByteBuffer) {
-        b.append(string: "\(label): clubrooms within \(StatsFormatter.fixed(radius / 1000, 1)) km of the track\n")
+        b.append(string: "\(label): clubrooms within \(DecimalText.fixed(radius / 1000, decimals: 1)) km of the track\n")
         guard !matches.isEmpty else { return b.append("None.\n") }
         var lines: [[String]] = [["At km", "Off track", "Name", "Address", "Meetings"]]
         for m in matches {
             let room = rooms[m.index]
-            lines.append([StatsFormatter.fixed(m.alongMeters / 1000, 1), StatsFormatter.fixed(m.distanceMeters / 1000, 2) + " km",
+            lines.append([DecimalText.fixed(m.alongMeters / 1000, decimals: 1), DecimalText.fixed(m.distanceMeters / 1000, decimals: 2) + " km",
                           room.name, room.address, meetings(room)])
         }
         alignedTable(lines, into: &b)

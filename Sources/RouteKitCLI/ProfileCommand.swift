@@ -4,7 +4,8 @@ import RouteKit
 struct ProfileCommand: Command {
     static let name = "profile"
     static let abstract = "Elevation against distance: an SVG chart (or CSV/JSON), control points marked."
-    static let help = """
+    static var help: String {
+        """
         Usage: routekit profile [options] FILE [-o OUT]
 
         Draws the elevation profile of the track in FILE (GPX or GeoJSON; several tracks are drawn one
@@ -18,19 +19,7 @@ struct ProfileCommand: Command {
         nearest point of the track; one further than --max-distance from it is left out with a warning.
 
         Options:
-          -o, --output FILE     Write to FILE (atomically) instead of standard output.
-          --format F            svg (default), csv or json: the series at full resolution, with the
-                                columns distance_m, elevation_m, smoothed_elevation_m, grade_pct.
-          --waypoints FILE      Mark the waypoints of this GPX file (for example KT.gpx).
-          --max-distance D      How far from the track a waypoint may be, with a unit: 200m (default),
-                                1.5km.
-          --width PIXELS        Width of the chart, 300 to 10000 (default 1000).
-          --height PIXELS       Height of the chart, 200 to 5000 (default 360).
-          --smoothing METRES    Smoothing bandwidth instead of the automatic one (0: none).
-          --threshold METRES    Hysteresis threshold for the ascent instead of the automatic one.
-          --strict              Treat a bad value in a file as an error (exit 65).
-          -q, --quiet           Do not print warnings.
-          -h, --help            Show this help.
+        \(optionHelp)
 
         Examples:
           routekit profile "Etapa 1.gpx" --waypoints KT.gpx -o etapa-1-profile.svg
@@ -41,6 +30,7 @@ struct ProfileCommand: Command {
         cannot be written.
 
         """
+    }
 
     enum Format: String { case svg, csv, json }
 
@@ -55,41 +45,43 @@ struct ProfileCommand: Command {
     var strict = false
     var quiet = false
 
-    init(arguments: inout Arguments) throws {
-        while let word = arguments.next() {
-            switch word {
-            case .positional(let path):
-                guard input == nil else { throw CLIError.usage("profile takes one track file; '\(path)' is a second one") }
-                input = path
-            case let .option(name, inline):
-                switch name {
-                case "-o", "--output": output = try arguments.value(for: name, inline: inline)
-                case "--format":
-                    let value = try arguments.value(for: name, inline: inline)
-                    guard let f = Format(rawValue: value.lowercased()) else {
-                        throw CLIError.usage("--format must be svg, csv or json, not '\(value)'")
-                    }
-                    format = f
-                case "--waypoints": waypoints = try arguments.value(for: name, inline: inline)
-                case "--max-distance":
-                    maxDistance = try Units.length(try arguments.value(for: name, inline: inline), option: name)
-                case "--width": width = try Self.pixels(try arguments.value(for: name, inline: inline), name, 300...10_000)
-                case "--height": height = try Self.pixels(try arguments.value(for: name, inline: inline), name, 200...5_000)
-                case "--smoothing": method.smoothingMeters = try StatsCommand.metres(try arguments.value(for: name, inline: inline), name)
-                case "--threshold": method.thresholdMeters = try StatsCommand.metres(try arguments.value(for: name, inline: inline), name)
-                case "--strict": strict = true
-                case "-q", "--quiet": quiet = true
-                default: throw CLIError.usage("unknown option '\(name)'")
-                }
-            }
-        }
+    static var options: [Option<Self>] {
+        [
+            .value("-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.", into: \.output),
+            .value(
+                "--format", name: "F",
+                help: """
+                    svg (default), csv or json: the series at full resolution, with the
+                    columns distance_m, elevation_m, smoothed_elevation_m, grade_pct.
+                    """,
+                parse: OptionValues.choice(Format.self, message: "must be svg, csv or json"), into: \.format),
+            .value("--waypoints", name: "FILE", help: "Mark the waypoints of this GPX file (for example KT.gpx).", into: \.waypoints),
+            .value(
+                "--max-distance", name: "D",
+                help: """
+                    How far from the track a waypoint may be, with a unit: 200m (default),
+                    1.5km.
+                    """,
+                parse: Units.length, into: \.maxDistance),
+            .value(
+                "--width", name: "PIXELS", help: "Width of the chart, 300 to 10000 (default 1000).",
+                parse: OptionValues.pixels(300...10_000), into: \.width),
+            .value(
+                "--height", name: "PIXELS", help: "Height of the chart, 200 to 5000 (default 360).",
+                parse: OptionValues.pixels(200...5_000), into: \.height),
+            .value(
+                "--smoothing", name: "METRES", help: "Smoothing bandwidth instead of the automatic one (0: none).",
+                parse: OptionValues.metres, into: \.method.smoothingMeters),
+            .value(
+                "--threshold", name: "METRES", help: "Hysteresis threshold for the ascent instead of the automatic one.",
+                parse: OptionValues.metres, into: \.method.thresholdMeters),
+            .flag("--strict", help: "Treat a bad value in a file as an error (exit 65).", sets: \.strict),
+            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+        ]
     }
 
-    static func pixels(_ text: String, _ option: String, _ range: ClosedRange<Double>) throws -> Double {
-        guard let v = Double(text), range.contains(v), v == v.rounded() else {
-            throw CLIError.usage("\(option) takes whole pixels from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'")
-        }
-        return v
+    static var positionals: Positionals<Self> {
+        .one(\.input, second: { "profile takes one track file; '\($0)' is a second one" })
     }
 
     func validate() throws {
@@ -100,7 +92,7 @@ struct ProfileCommand: Command {
     }
 
     func run(console: Console) throws -> ExitCode {
-        let path = input!
+        guard let path = input else { throw CLIError.usage("no input file") }  // validate() has said so already
         let file = try InputFile(path: path)
         guard let inputFormat = try InputFormat.detect(file) else {
             throw CLIError.data("\(path): neither GPX nor GeoJSON (the file is empty or starts with something else)")
@@ -141,55 +133,29 @@ struct ProfileCommand: Command {
         case .csv:
             buffer.append("distance_m,elevation_m,smoothed_elevation_m,grade_pct\n")
             for s in profile.samples {
-                buffer.append(string: "\(SVGWriter.number(s.distanceMeters, decimals: 3)),\(SVGWriter.number(s.elevationMeters, decimals: 3)),\(SVGWriter.number(s.smoothedElevationMeters, decimals: 3)),\(SVGWriter.number(s.gradePercent, decimals: 2))\n")
+                buffer.append(string: "\(DecimalText.compact(s.distanceMeters, decimals: 3)),\(DecimalText.compact(s.elevationMeters, decimals: 3)),\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),\(DecimalText.compact(s.gradePercent, decimals: 2))\n")
             }
         case .json:
             buffer.append("{\"name\":")
-            if let name = profile.name { JSONOut.string(name, &buffer) } else { buffer.append("null") }
-            buffer.append(string: ",\"length_2d_m\":\(SVGWriter.number(profile.statistics.length2DMeters, decimals: 3))")
-            buffer.append(string: ",\"ascent_m\":\(profile.statistics.ascent.map { SVGWriter.number($0.ascentMeters, decimals: 3) } ?? "null")")
-            buffer.append(string: ",\"descent_m\":\(profile.statistics.ascent.map { SVGWriter.number($0.descentMeters, decimals: 3) } ?? "null")")
+            if let name = profile.name { JSONText.appendString(name, to: &buffer) } else { buffer.append("null") }
+            buffer.append(string: ",\"length_2d_m\":\(DecimalText.compact(profile.statistics.length2DMeters, decimals: 3))")
+            buffer.append(string: ",\"ascent_m\":\(profile.statistics.ascent.map { DecimalText.compact($0.ascentMeters, decimals: 3) } ?? "null")")
+            buffer.append(string: ",\"descent_m\":\(profile.statistics.ascent.map { DecimalText.compact($0.descentMeters, decimals: 3) } ?? "null")")
             buffer.append(",\"waypoints\":[")
             for (i, p) in placed.enumerated() {
                 if i > 0 { buffer.append(0x2C) }
                 buffer.append("{\"name\":")
-                JSONOut.string(p.name, &buffer)
-                buffer.append(string: ",\"distance_m\":\(SVGWriter.number(p.placement.alongMeters, decimals: 3)),\"off_track_m\":\(SVGWriter.number(p.placement.distanceMeters, decimals: 3))}")
+                JSONText.appendString(p.name, to: &buffer)
+                buffer.append(string: ",\"distance_m\":\(DecimalText.compact(p.placement.alongMeters, decimals: 3)),\"off_track_m\":\(DecimalText.compact(p.placement.distanceMeters, decimals: 3))}")
             }
             buffer.append("],\n\"samples\":[")
             for (i, s) in profile.samples.enumerated() {
                 buffer.append(i > 0 ? ",\n" : "\n")
-                buffer.append(string: "{\"distance_m\":\(SVGWriter.number(s.distanceMeters, decimals: 3)),\"elevation_m\":\(SVGWriter.number(s.elevationMeters, decimals: 3)),\"smoothed_elevation_m\":\(SVGWriter.number(s.smoothedElevationMeters, decimals: 3)),\"grade_pct\":\(SVGWriter.number(s.gradePercent, decimals: 2))}")
+                buffer.append(string: "{\"distance_m\":\(DecimalText.compact(s.distanceMeters, decimals: 3)),\"elevation_m\":\(DecimalText.compact(s.elevationMeters, decimals: 3)),\"smoothed_elevation_m\":\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),\"grade_pct\":\(DecimalText.compact(s.gradePercent, decimals: 2))}")
             }
             buffer.append("]}\n")
         }
         try console.write(&buffer, to: output)
         return .success
-    }
-}
-
-/// Lengths on the command line always carry a unit: a bare number is ambiguous (metres? miles?).
-enum Units {
-    /// Metres from text like `200m`, `1.5km`, `60 km`.
-    static func length(_ text: String, option: String) throws -> Double {
-        let t = text.lowercased().trimmingSpaces()
-        var number = t
-        var factor = 1.0
-        if t.hasSuffix("km") {
-            number = String(t.dropLast(2))
-            factor = 1000
-        } else if t.hasSuffix("m") {
-            number = String(t.dropLast(1))
-        } else {
-            throw CLIError.usage("\(option) needs a unit, for example 200m or 1.5km (a bare number could be read as miles)")
-        }
-        guard let value = DecimalText.parse(number), value > 0 else {
-            throw CLIError.usage("\(option) must be a positive length, for example 200m or 1.5km, not '\(text)'")
-        }
-        // No two places on the Earth are farther apart than about 20,004 km.
-        guard value * factor <= 20_000_000 else {
-            throw CLIError.usage("\(option) can be at most 20000km (the distance to the other side of the Earth), not '\(text)'")
-        }
-        return value * factor
     }
 }

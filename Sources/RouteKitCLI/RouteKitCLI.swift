@@ -19,7 +19,9 @@ public enum RouteKitCLI {
         text += """
 
             A file named - is standard input (or, after -o, standard output). Output files are written
-            atomically: a failed run never leaves a half-written file.
+            atomically: a failed run never leaves a half-written file. Work that takes over a second (a
+            large conversion, a stage bundle, a big catalog) shows a progress bar on standard error when
+            that is a terminal, and nothing when it is a file or a pipe.
             Run 'routekit <command> --help' for a command's options and examples.
 
             """

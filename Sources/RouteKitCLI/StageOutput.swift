@@ -27,12 +27,12 @@ enum StageOutput {
     }
 
     static func number(_ v: Double?, _ decimals: Int = 3) -> String {
-        v.map { DecimalText.string($0, precision: decimals) } ?? "null"
+        v.map { DecimalText.compact($0, decimals: decimals) } ?? "null"
     }
 
     static func json(_ data: StageBundle, total: TrackStatistics, nearby: [[(Clubroom, TrackCorridor.Match)]]) -> String {
         var b = ByteBuffer(capacity: 1 << 14)
-        func string(_ s: String?) { if let s { JSONOut.string(s, &b) } else { b.append("null") } }
+        func string(_ s: String?) { if let s { JSONText.appendString(s, to: &b) } else { b.append("null") } }
         func summary(_ s: TrackStatistics) {
             b.append(string: "\"length_2d_m\":\(number(s.length2DMeters)),\"ascent_m\":\(number(s.ascent?.ascentMeters)),"
                 + "\"descent_m\":\(number(s.ascent?.descentMeters)),\"min_elevation_m\":\(number(s.minElevationMeters)),"
@@ -123,7 +123,7 @@ enum StageOutput {
         return text
     }
 
-    static func escape(_ s: String) -> String { SVGWriter.escape(s) }
+    static func escape(_ s: String) -> String { XMLText.escaped(s) }
 
     /// An SVG document as an element to put inline in HTML: without its XML declaration.
     static func inline(_ svg: String) -> String {
@@ -140,7 +140,7 @@ enum StageOutput {
     /// A control point in a list: number, name, where along the stage, address and stamp.
     private static func controlPoint(_ number: Int?, _ name: String, _ address: String?, _ stamp: String?, along: Double?) -> String {
         var h = "<b>" + (number.map { "\($0). " } ?? "") + escape(name) + "</b>"
-        if let along { h += " at km \(StatsFormatter.fixed(along / 1000, 1))" }
+        if let along { h += " at km \(DecimalText.fixed(along / 1000, decimals: 1))" }
         if let address { h += " · \(escape(address))" }
         if let stamp { h += "<br>Stamp: \(escape(stamp))" }
         return h
@@ -148,8 +148,8 @@ enum StageOutput {
 
     static func html(_ data: StageBundle, total: TrackStatistics, routeMap: String, profiles: [String], maps: [String],
                      nearby: [[(Clubroom, TrackCorridor.Match)]], radius: Double) -> String {
-        func km(_ m: Double) -> String { StatsFormatter.fixed(m / 1000, 1) + " km" }
-        func metres(_ m: Double?) -> String { m.map { StatsFormatter.grouped(Int($0.rounded())) + " m" } ?? "–" }
+        func km(_ m: Double) -> String { DecimalText.fixed(m / 1000, decimals: 1) + " km" }
+        func metres(_ m: Double?) -> String { m.map { DecimalText.grouped($0) + " m" } ?? "–" }
         // Names that start with their number ("01: Ljubljana – …") are not numbered again.
         let numberedNames = data.stages.allSatisfy { Int($0.name.prefix { $0.isASCII && $0.isNumber }) == $0.number }
         var h = """
@@ -229,7 +229,7 @@ enum StageOutput {
             if !nearby.isEmpty && !nearby[i].isEmpty {
                 h += "<h3>Clubrooms within \(km(radius)) of the track</h3><ul>\n"
                 for (room, m) in nearby[i] {
-                    h += "<li>km \(StatsFormatter.fixed(m.alongMeters / 1000, 1)): <b>\(escape(room.name))</b>, \(escape(room.address)) (\(km(m.distanceMeters)) off the track)</li>\n"
+                    h += "<li>km \(DecimalText.fixed(m.alongMeters / 1000, decimals: 1)): <b>\(escape(room.name))</b>, \(escape(room.address)) (\(km(m.distanceMeters)) off the track)</li>\n"
                 }
                 h += "</ul>\n"
             }

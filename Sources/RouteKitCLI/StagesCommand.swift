@@ -5,7 +5,8 @@ import RouteKit
 struct StagesCommand: Command {
     static let name = "stages"
     static let abstract = "A stage bundle to per-stage GeoJSON, profiles, maps, a summary and index.html."
-    static let help = """
+    static var help: String {
+        """
         Usage: routekit stages BUNDLE -o OUTDIR [options]
 
         Reads a stage bundle as the Slovenian Mountain Bike Route's backend serves it — a ZIP named after
@@ -28,18 +29,11 @@ struct StagesCommand: Command {
         placed in order along that stage. kt.json entries are paired with the waypoints of KT.gpx in route
         order by their names; an entry without a waypoint is listed without a position. A stage that fails
         to read, missing JSON files and control points far from every stage are reported once each and the
-        rest is still written (exit 0); when no stage can be read, the exit status is 65.
+        rest is still written (exit 0); when no stage can be read, the exit status is 65. On a terminal,
+        a bundle that takes over a second shows its progress (stages read, then drawn) on standard error.
 
         Options:
-          -o, --output OUTDIR   The folder to write (created if missing; files in it are replaced).
-          --max-distance D      How close a control point must be to a stage's track, with a unit:
-                                200m (default).
-          --clubrooms CATALOG   Also list, per stage, the clubrooms near its track (SkautIS XML, CSV or
-                                GeoJSON), within --radius.
-          --radius R            For --clubrooms, with a unit: 5km (default).
-        \(ClubroomFilterOptions.help)
-          -q, --quiet           Do not print warnings.
-          -h, --help            Show this help.
+        \(optionHelp)
 
         Examples:
           routekit stages ZIP_03-09-2019.zip -o stkp-offline/
@@ -50,6 +44,7 @@ struct StagesCommand: Command {
         archive is damaged or too large, 66 the bundle cannot be opened, 73 the output cannot be written.
 
         """
+    }
 
     var bundle: String?
     var output: String?
@@ -59,26 +54,33 @@ struct StagesCommand: Command {
     var filter = ClubroomFilter()
     var quiet = false
 
-    init(arguments: inout Arguments) throws {
-        while let word = arguments.next() {
-            switch word {
-            case .positional(let path):
-                guard bundle == nil else { throw CLIError.usage("stages takes one bundle (a folder or a ZIP); '\(path)' is a second one") }
-                bundle = path
-            case let .option(name, inline):
-                switch name {
-                case "-o", "--output": output = try arguments.value(for: name, inline: inline)
-                case "--max-distance": maxDistance = try Units.length(try arguments.value(for: name, inline: inline), option: name)
-                case "--clubrooms": clubrooms.append(try arguments.value(for: name, inline: inline))
-                case "--radius": radius = try Units.length(try arguments.value(for: name, inline: inline), option: name)
-                case "-q", "--quiet": quiet = true
-                default:
-                    guard try ClubroomFilterOptions.take(name, inline: inline, from: &arguments, into: &filter) else {
-                        throw CLIError.usage("unknown option '\(name)'")
-                    }
-                }
-            }
-        }
+    static var options: [Option<Self>] {
+        [
+            .value(
+                "-o", "--output", name: "OUTDIR", help: "The folder to write (created if missing; files in it are replaced).",
+                into: \.output),
+            .value(
+                "--max-distance", name: "D",
+                help: """
+                    How close a control point must be to a stage's track, with a unit:
+                    200m (default).
+                    """,
+                parse: Units.length, into: \.maxDistance),
+            .values(
+                "--clubrooms", name: "CATALOG",
+                help: """
+                    Also list, per stage, the clubrooms near its track (SkautIS XML, CSV or
+                    GeoJSON), within --radius.
+                    """,
+                into: \.clubrooms),
+            .value("--radius", name: "R", help: "For --clubrooms, with a unit: 5km (default).", parse: Units.length, into: \.radius),
+        ] + ClubroomFilterOptions.options(\.filter) + [
+            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+        ]
+    }
+
+    static var positionals: Positionals<Self> {
+        .one(\.bundle, second: { "stages takes one bundle (a folder or a ZIP); '\($0)' is a second one" })
     }
 
     func validate() throws {
@@ -90,7 +92,10 @@ struct StagesCommand: Command {
     func run(console: Console) throws -> ExitCode {
         guard let bundle else { throw CLIError.usage("no bundle") }  // validate() has said so already
         let source = try BundleSource.open(bundle)
-        let data = StageBundle.read(source, assignmentMeters: maxDistance)
+        let (read, drawn) = (ProgressCounter(), ProgressCounter())
+        let progress = Self.progressBar(read: read, drawn: drawn, console: console)
+        defer { progress?.finish() }
+        let data = StageBundle.read(source, assignmentMeters: maxDistance, progress: read)
         if !quiet {
             for problem in data.problems {
                 console.warning(problem.hasPrefix(source.origin) ? problem : "\(source.origin): \(problem)")
@@ -113,10 +118,12 @@ struct StagesCommand: Command {
             }
         }
 
-        let out = output!
+        guard let out = output else { throw CLIError.usage("say where to write with -o OUTDIR (a folder)") }
         try Folder.create(out)
         // Every stage's files are independent: written on all cores.
+        drawn.expect(Int64(data.stages.count))
         let drawings = try parallelMap(data.stages.count) { i -> (profile: String, map: String) in
+            defer { drawn.advance(by: 1) }
             let stage = data.stages[i]
             let n = stage.number
             try StageOutput.writeGeoJSON([(stage.track, stage.name)], stage.controlPoints, to: "\(out)/stage-\(n).geojson")
@@ -149,8 +156,20 @@ struct StagesCommand: Command {
         try write(StageOutput.csv(data, total: total), to: "\(out)/stages.csv")
         try write(StageOutput.html(data, total: total, routeMap: routeMap, profiles: profiles, maps: maps, nearby: nearby,
                                    radius: radius), to: "\(out)/index.html")
+        progress?.finish()
         if !quiet { console.note("routekit: wrote \(data.stages.count) stage\(data.stages.count == 1 ? "" : "s") into \(out)/ (open \(out)/index.html)") }
         return .success
+    }
+
+    /// The bar for the stages: read, then drawn, each half of the work.
+    static func progressBar(read: ProgressCounter, drawn: ProgressCounter, console: Console) -> ProgressBar? {
+        ProgressBar.start("stages", console: console) {
+            let (stages, done) = (read.total, read.done)
+            guard drawn.total > 0 else {
+                return .init(done: done, total: 2 * stages, detail: "\(done) of \(stages) stages read")
+            }
+            return .init(done: done + drawn.done, total: stages + drawn.total, detail: "\(drawn.done) of \(drawn.total) stages drawn")
+        }
     }
 
     private func write(_ text: String, to path: String) throws {

@@ -4,7 +4,8 @@ import RouteKit
 struct StatsCommand: Command {
     static let name = "stats"
     static let abstract = "Length, ascent, descent, elevation, times and speeds per track and in total."
-    static let help = """
+    static var help: String {
+        """
         Usage: routekit stats [options] FILE... [-o OUT]
 
         Prints, for every track of the given GPX (or GeoJSON) files and for all of them together: points,
@@ -24,17 +25,7 @@ struct StatsCommand: Command {
           grades       steepest climb and descent over at least 100 m of the smoothed elevations.
 
         Options:
-          --format F            table (default), json or csv. JSON and CSV carry plain SI numbers with the
-                                unit in the key (length_2d_m, duration_s, average_speed_mps, ...), null
-                                where unknown.
-          -o, --output FILE     Write to FILE (atomically) instead of standard output.
-          --smoothing METRES    Use this smoothing bandwidth (Gaussian sigma, metres along the track)
-                                instead of the automatic one; 0 turns smoothing off.
-          --threshold METRES    Use this hysteresis threshold instead of the automatic one; 0 counts
-                                every rise.
-          --strict              Treat a bad value in a file as an error (exit 65).
-          -q, --quiet           Do not print warnings.
-          -h, --help            Show this help.
+        \(optionHelp)
 
         Examples:
           routekit stats "Etapa 1.gpx"
@@ -45,6 +36,7 @@ struct StatsCommand: Command {
         cannot be written.
 
         """
+    }
 
     enum Format: String, CaseIterable { case table, json, csv }
 
@@ -55,44 +47,37 @@ struct StatsCommand: Command {
     var strict = false
     var quiet = false
 
-    init(arguments: inout Arguments) throws {
-        while let word = arguments.next() {
-            switch word {
-            case .positional(let path):
-                inputs.append(path)
-            case let .option(name, inline):
-                switch name {
-                case "-o", "--output":
-                    output = try arguments.value(for: name, inline: inline)
-                case "--format":
-                    let value = try arguments.value(for: name, inline: inline)
-                    guard let parsed = Format(rawValue: value.lowercased()) else {
-                        throw CLIError.usage("--format must be table, json or csv, not '\(value)'")
-                    }
-                    format = parsed
-                case "--smoothing":
-                    method.smoothingMeters = try Self.metres(try arguments.value(for: name, inline: inline), name)
-                case "--threshold":
-                    method.thresholdMeters = try Self.metres(try arguments.value(for: name, inline: inline), name)
-                case "--strict":
-                    strict = true
-                case "-q", "--quiet":
-                    quiet = true
-                default:
-                    throw CLIError.usage("unknown option '\(name)'")
-                }
-            }
-        }
+    static var options: [Option<Self>] {
+        [
+            .value(
+                "--format", name: "F",
+                help: """
+                    table (default), json or csv. JSON and CSV carry plain SI numbers with the
+                    unit in the key (length_2d_m, duration_s, average_speed_mps, ...), null
+                    where unknown.
+                    """,
+                parse: OptionValues.choice(Format.self, message: "must be table, json or csv"), into: \.format),
+            .value("-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.", into: \.output),
+            .value(
+                "--smoothing", name: "METRES",
+                help: """
+                    Use this smoothing bandwidth (Gaussian sigma, metres along the track)
+                    instead of the automatic one; 0 turns smoothing off.
+                    """,
+                parse: OptionValues.metres, into: \.method.smoothingMeters),
+            .value(
+                "--threshold", name: "METRES",
+                help: """
+                    Use this hysteresis threshold instead of the automatic one; 0 counts
+                    every rise.
+                    """,
+                parse: OptionValues.metres, into: \.method.thresholdMeters),
+            .flag("--strict", help: "Treat a bad value in a file as an error (exit 65).", sets: \.strict),
+            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+        ]
     }
 
-    static func metres(_ text: String, _ option: String) throws -> Double {
-        var t = text.lowercased()
-        if t.hasSuffix("m") { t.removeLast() }
-        guard let value = DecimalText.parse(t), value >= 0, value <= 10_000 else {
-            throw CLIError.usage("\(option) takes metres from 0 to 10000, for example 5 or 5m, not '\(text)'")
-        }
-        return value
-    }
+    static var positionals: Positionals<Self> { .many(\.inputs) }
 
     func validate() throws {
         guard !inputs.isEmpty else {
@@ -102,6 +87,8 @@ struct StatsCommand: Command {
 
     func run(console: Console) throws -> ExitCode {
         let files = try openTrackInputs(inputs)
+        let progress = ProgressBar.reading(files.map(\.0), label: "stats", console: console)
+        defer { progress?.finish() }
         var rows: [(file: String, stats: TrackStatistics)] = []
         for (file, format) in files {
             let collector = StatisticsCollector(method: method)
@@ -116,6 +103,7 @@ struct StatsCommand: Command {
             }
             rows += lines.map { (file.path, $0) }
         }
+        progress?.finish()
         let total = TrackStatistics.total(of: rows.map(\.stats))
         var buffer = ByteBuffer(capacity: 4096)
         switch format {

@@ -10,15 +10,15 @@ enum StatsFormatter {
         b.append("{\"files\":[")
         for (i, f) in files.enumerated() {
             if i > 0 { b.append(0x2C) }
-            JSONOut.string(f, &b)
+            JSONText.appendString(f, to: &b)
         }
         b.append("],\n\"tracks\":[")
         for (i, row) in rows.enumerated() {
             b.append(i > 0 ? ",\n" : "\n")
             b.append("{\"file\":")
-            JSONOut.string(row.file, &b)
+            JSONText.appendString(row.file, to: &b)
             b.append(",\"name\":")
-            if let name = row.stats.name { JSONOut.string(name, &b) } else { b.append("null") }
+            if let name = row.stats.name { JSONText.appendString(name, to: &b) } else { b.append("null") }
             summary(row.stats, &b)
             b.append(0x7D)
         }
@@ -140,25 +140,25 @@ enum StatsFormatter {
             }
         }
         if let a = rows.max(by: { $0.stats.points < $1.stats.points })?.stats.ascent {
-            b.append(string: "\nAscent: elevation noise estimated at ±\(fixed(a.noiseMeters, 2)) m; smoothed over "
-                + "\(fixed(a.smoothingMeters, 0)) m, rises under \(fixed(a.thresholdMeters, 2)) m ignored "
+            b.append(string: "\nAscent: elevation noise estimated at ±\(DecimalText.fixed(a.noiseMeters, decimals: 2)) m; smoothed over "
+                + "\(DecimalText.fixed(a.smoothingMeters, decimals: 0)) m, rises under \(DecimalText.fixed(a.thresholdMeters, decimals: 2)) m ignored "
                 + "(the longest track's values).\nMoving: between fixes at 0.5 m/s or more. Max speed: over 10 s "
                 + "or more. Grades: over 100 m or more.\n")
         }
     }
 
     static func cells(_ name: String, _ s: TrackStatistics) -> [String] {
-        func metres(_ v: Double?) -> String { v.map { grouped(Int($0.rounded())) + " m" } ?? "–" }
+        func metres(_ v: Double?) -> String { v.map { DecimalText.grouped($0) + " m" } ?? "–" }
         let elevation = s.minElevationMeters.flatMap { lo in
-            s.maxElevationMeters.map { hi in "\(grouped(Int(lo.rounded())))–\(grouped(Int(hi.rounded()))) m" }
+            s.maxElevationMeters.map { hi in "\(DecimalText.grouped(lo))–\(DecimalText.grouped(hi)) m" }
         } ?? "–"
         return [
-            name, grouped(s.points), fixed(s.length2DMeters / 1000, 2) + " km", metres(s.ascent?.ascentMeters),
+            name, DecimalText.grouped(s.points), DecimalText.fixed(s.length2DMeters / 1000, decimals: 2) + " km", metres(s.ascent?.ascentMeters),
             metres(s.ascent?.descentMeters), elevation, clock(s.durationSeconds), clock(s.movingTimeSeconds),
-            s.averageSpeedMetersPerSecond.map { fixed($0 * 3.6, 1) } ?? "–",
-            s.maxSpeedMetersPerSecond.map { fixed($0 * 3.6, 1) } ?? "–",
-            s.steepestClimbPercent.map { fixed($0, 1) + " %" } ?? "–",
-            s.steepestDescentPercent.map { fixed($0, 1) + " %" } ?? "–",
+            s.averageSpeedMetersPerSecond.map { DecimalText.fixed($0 * 3.6, decimals: 1) } ?? "–",
+            s.maxSpeedMetersPerSecond.map { DecimalText.fixed($0 * 3.6, decimals: 1) } ?? "–",
+            s.steepestClimbPercent.map { DecimalText.fixed($0, decimals: 1) + " %" } ?? "–",
+            s.steepestDescentPercent.map { DecimalText.fixed($0, decimals: 1) + " %" } ?? "–",
         ]
     }
 
@@ -169,58 +169,6 @@ enum StatsFormatter {
         let m = (s / 60) % 60
         let sec = s % 60
         return "\(s / 3600):\(m < 10 ? "0" : "")\(m):\(sec < 10 ? "0" : "")\(sec)"
-    }
-
-    /// A number with `decimals` decimals, rounded half away from zero.
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        let whole = Int(scaled / scale)
-        var text = (value < 0 && scaled > 0 ? "-" : "") + grouped(whole)
-        if decimals > 0 {
-            let fraction = Int(scaled) - whole * Int(scale)
-            let digits = String(fraction)
-            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
-        }
-        return text
-    }
-
-    /// Thousands separated by commas: 12,345.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(abs(value))
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
-            out.append(c)
-        }
-        return (value < 0 ? "-" : "") + out
-    }
-}
-
-/// JSON helpers for the command line's own outputs.
-enum JSONOut {
-    static func string(_ text: String, _ b: inout ByteBuffer) {
-        b.append(0x22)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": b.append("\\\"")
-            case "\\": b.append("\\\\")
-            case "\n": b.append("\\n")
-            case "\r": b.append("\\r")
-            case "\t": b.append("\\t")
-            default:
-                if scalar.value < 0x20 {
-                    let hex = Array("0123456789abcdef".utf8)
-                    b.append("\\u00")
-                    b.append(hex[Int(scalar.value >> 4)])
-                    b.append(hex[Int(scalar.value & 0xF)])
-                } else {
-                    b.append(string: String(scalar))
-                }
-            }
-        }
-        b.append(0x22)
     }
 }
 

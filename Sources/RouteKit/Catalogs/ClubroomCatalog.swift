@@ -147,9 +147,19 @@ public struct ClubroomCatalog: Sendable {
     /// - Throws: ``CatalogError/inFile(path:_:)`` naming the file with the problem, ``IOError`` when a file
     ///   cannot be opened or read.
     public static func read(paths: [String], columns: CSVCatalogReader.Columns = .init()) throws -> ClubroomCatalog {
+        try read(paths: paths, columns: columns, progress: nil)
+    }
+
+    /// Reads catalog files as ``read(paths:columns:)`` does, counting the bytes read (of the files' sizes)
+    /// into `progress`.
+    package static func read(paths: [String], columns: CSVCatalogReader.Columns, progress: ProgressCounter?) throws
+        -> ClubroomCatalog
+    {
         var catalog = ClubroomCatalog()
         for path in paths {
             let input = try InputFile(path: path)
+            input.progress = progress
+            progress?.expect(input.byteCount ?? 0)
             let head = try input.peek(2048)
             do {
                 switch CatalogFormat.detect(head) {

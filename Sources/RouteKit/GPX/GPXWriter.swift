@@ -222,22 +222,3 @@ public final class GPXWriter: GPXHandler {
         element("type", details.type)
     }
 }
-
-/// XML text escaping for element content and attribute values.
-enum XMLText {
-    /// Appends `text` with `&`, `<`, `>`, `"` escaped, and control characters that XML 1.0 forbids
-    /// dropped.
-    static func appendEscaped(_ text: String, to buffer: inout ByteBuffer) {
-        for byte in text.utf8 {
-            switch byte {
-            case 0x26: buffer.append("&amp;")
-            case 0x3C: buffer.append("&lt;")
-            case 0x3E: buffer.append("&gt;")
-            case 0x22: buffer.append("&quot;")
-            case 0x09, 0x0A, 0x0D: buffer.append(byte)
-            case 0..<0x20: break
-            default: buffer.append(byte)
-            }
-        }
-    }
-}

@@ -1,8 +1,9 @@
-/// Pieces of JSON text written straight into a ``ByteBuffer``.
-enum JSONText {
+/// Pieces of JSON text written straight into a ``ByteBuffer``: the one JSON string escaper, of GeoJSON and
+/// of the command line's JSON outputs.
+package enum JSONText {
     /// Appends `text` as a JSON string, quotes included; control characters, quotes and backslashes are
     /// escaped, everything else is written as UTF-8.
-    static func appendString(_ text: String, to buffer: inout ByteBuffer) {
+    package static func appendString(_ text: String, to buffer: inout ByteBuffer) {
         buffer.append(0x22)
         var copy = text
         copy.withUTF8 { bytes in
@@ -31,7 +32,7 @@ enum JSONText {
     }
 
     /// Appends `"key":` .
-    static func appendKey(_ key: StaticString, to buffer: inout ByteBuffer) {
+    package static func appendKey(_ key: StaticString, to buffer: inout ByteBuffer) {
         buffer.append(0x22)
         buffer.append(key)
         buffer.append("\":")

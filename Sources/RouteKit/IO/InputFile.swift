@@ -8,6 +8,10 @@ public final class InputFile {
     private let ownsDescriptor: Bool
     private var peeked: [UInt8] = []
     private var peekedOffset = 0
+    /// The size of a regular file, in bytes; nil for standard input, pipes and devices.
+    package private(set) var byteCount: Int64?
+    /// Counts the bytes handed out by ``read(into:)``, for a progress bar.
+    package var progress: ProgressCounter?
 
     /// Opens `path` for reading; `-` is standard input.
     ///
@@ -27,6 +31,7 @@ public final class InputFile {
             close(opened)
             throw IOError.cannotOpen(path: path, reason: "is a directory")
         }
+        if (info.st_mode & S_IFMT) == S_IFREG { byteCount = Int64(info.st_size) }
         fd = opened
         ownsDescriptor = true
     }
@@ -37,6 +42,7 @@ public final class InputFile {
         fd = -1
         ownsDescriptor = false
         peeked = bytes
+        byteCount = Int64(bytes.count)
     }
 
     deinit {
@@ -51,12 +57,16 @@ public final class InputFile {
             let n = min(buffer.count, peeked.count - peekedOffset)
             peeked.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + peekedOffset, byteCount: n) }
             peekedOffset += n
+            progress?.advance(by: Int64(n))
             return n
         }
         guard fd >= 0 else { return 0 }  // in memory: nothing beyond the bytes
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)  // -1 on error, errno set
-            if n >= 0 { return n }
+            if n >= 0 {
+                progress?.advance(by: Int64(n))
+                return n
+            }
             if errno == EINTR { continue }
             throw IOError.readFailed(path: path, reason: IOError.systemReason())
         }

@@ -58,9 +58,9 @@ public struct ProfileChart {
         let length = max(profile.samples.last?.distanceMeters ?? 0, stats.length2DMeters, 1)
 
         let title = profile.name ?? "Elevation profile"
-        var subtitle = "\(Self.km(stats.length2DMeters)) km"
+        var subtitle = "\(DecimalText.fixed(stats.length2DMeters / 1000, decimals: 2)) km"
         if let a = stats.ascent {
-            subtitle += "  ·  ↑ \(Self.grouped(a.ascentMeters)) m  ·  ↓ \(Self.grouped(a.descentMeters)) m"
+            subtitle += "  ·  ↑ \(DecimalText.grouped(a.ascentMeters)) m  ·  ↓ \(DecimalText.grouped(a.descentMeters)) m"
         }
         svg.rect(x: 0, y: 0, width: width, height: height, attributes: "fill=\"#ffffff\"")
         svg.text(title, x: left, y: 24, attributes: "font-size=\"17\" font-weight=\"bold\" fill=\"#222\"")
@@ -85,7 +85,7 @@ public struct ProfileChart {
         // Grid and axes.
         for t in yTicks where t >= yMin && t <= yMax {
             svg.line(left, y(t), left + plotWidth, y(t), attributes: "stroke=\"#e3e3e3\" stroke-width=\"1\"")
-            svg.text("\(Self.grouped(t))", x: left - 8, y: y(t) + 4, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
+            svg.text("\(DecimalText.grouped(t))", x: left - 8, y: y(t) + 4, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
         }
         let xTicks = SVGWriter.ticks(from: 0, to: length / 1000, count: max(2, Int(plotWidth / 90)))
         for t in xTicks {
@@ -132,7 +132,7 @@ public struct ProfileChart {
                 let px = x(p.distanceMeters)
                 let py = y(p.smoothedElevationMeters)
                 svg.circle(x: px, y: py, radius: 3.5, attributes: "fill=\"#fff\" stroke=\"#222\" stroke-width=\"1.5\"")
-                let label = "\(above ? "▲" : "▼") \(Self.grouped(p.smoothedElevationMeters)) m"
+                let label = "\(above ? "▲" : "▼") \(DecimalText.grouped(p.smoothedElevationMeters)) m"
                 if above {
                     let anchor = px > left + plotWidth - 60 ? "end" : px < left + 60 ? "start" : "middle"
                     svg.text(label, x: px, y: py - 9,
@@ -166,24 +166,5 @@ public struct ProfileChart {
             lx += 76
         }
         return svg.document(title: "\(title): \(subtitle)")
-    }
-
-    static func km(_ meters: Double) -> String {
-        let v = (meters / 10).rounded() / 100
-        var s = grouped(v.rounded(.towardZero))
-        let cents = Int(((v - v.rounded(.towardZero)) * 100).rounded())
-        s += "." + (cents < 10 ? "0" : "") + String(cents)
-        return s
-    }
-
-    static func grouped(_ value: Double) -> String {
-        let n = Int(value.rounded())
-        let digits = String(abs(n))
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
-            out.append(c)
-        }
-        return (n < 0 ? "-" : "") + out
     }
 }

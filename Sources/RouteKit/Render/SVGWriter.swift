@@ -11,32 +11,15 @@ public struct SVGWriter {
         self.height = height
     }
 
-    /// A number with at most `decimals` decimals and no trailing zeros (`12.5`, `3`, `-0.25`).
+    /// A number with at most `decimals` decimals and no trailing zeros (`12.5`, `3`, `-0.25`), never `-0`
+    /// (``DecimalText/compact(_:decimals:)``).
     public static func number(_ value: Double, decimals: Int = 1) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var buffer = ByteBuffer(capacity: 24)
-        DecimalText.append(rounded == 0 ? 0 : rounded, precision: decimals, to: &buffer)
-        return buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        DecimalText.compact(value, decimals: decimals)
     }
 
-    /// Text escaped for element content and attribute values.
+    /// Text escaped for element content and attribute values (``XMLText``).
     public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default:
-                if c.value < 0x20 && c != "\t" && c != "\n" { continue }
-                out.unicodeScalars.append(c)
-            }
-        }
-        return out
+        XMLText.escaped(text)
     }
 
     /// Appends raw markup (already escaped).

@@ -86,6 +86,14 @@ public struct StageBundle: Sendable {
     /// `assignmentMeters` of a stage's track belong to the nearest such stage. Never throws: what cannot be
     /// read is left out and said in ``problems``.
     public static func read(_ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200) -> StageBundle {
+        read(source, method: method, assignmentMeters: assignmentMeters, progress: nil)
+    }
+
+    /// Reads the bundle as ``read(_:method:assignmentMeters:)`` does, counting the stages read (of the
+    /// stage files found) into `progress`.
+    package static func read(
+        _ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200, progress: ProgressCounter?
+    ) -> StageBundle {
         var bundle = StageBundle()
         bundle.origin = source.origin
         bundle.date = source.date
@@ -94,9 +102,11 @@ public struct StageBundle: Sendable {
         let files = bundle.stageFiles(source, etape: etape)
         // The stages are read and measured on all cores; each result is a stage or the reason it is left out.
         let built: [Result<Stage, StageProblem>]
+        progress?.expect(Int64(files.count))
         do {
             built = try parallelMap(files.count) { index in
-                readStage(files[index].number, files[index].name, entry: files[index].entry, from: source, method: method)
+                defer { progress?.advance(by: 1) }
+                return readStage(files[index].number, files[index].name, entry: files[index].entry, from: source, method: method)
             }
         } catch {  // readStage reports its failures as results; nothing else can throw
             bundle.problems.append("\(error)")

@@ -1,0 +1,60 @@
+import RouteKit
+
+/// Readers of option values for the option tables: each takes the text and the option's name (for its
+/// message) and returns the value or throws a usage error the user can act on.
+enum OptionValues {
+    /// Metres from 0 to 10,000, with or without `m`: `5`, `5m`.
+    static func metres(_ text: String, _ option: String) throws -> Double {
+        var t = text.lowercased()
+        if t.hasSuffix("m") { t.removeLast() }
+        guard let value = DecimalText.parse(t), value >= 0, value <= 10_000 else {
+            throw CLIError.usage("\(option) takes metres from 0 to 10000, for example 5 or 5m, not '\(text)'")
+        }
+        return value
+    }
+
+    /// Whole pixels within `range`.
+    static func pixels(_ range: ClosedRange<Double>) -> (String, String) throws -> Double {
+        { text, option in
+            guard let v = Double(text), range.contains(v), v == v.rounded() else {
+                throw CLIError.usage(
+                    "\(option) takes whole pixels from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'")
+            }
+            return v
+        }
+    }
+
+    /// One of an enumeration's raw values, in any case; `message` says which ones.
+    static func choice<T: RawRepresentable<String>>(_: T.Type, message: String) -> (String, String) throws -> T {
+        { text, option in
+            guard let value = T(rawValue: text.lowercased()) else { throw CLIError.usage("\(option) \(message), not '\(text)'") }
+            return value
+        }
+    }
+}
+
+/// Lengths on the command line always carry a unit: a bare number is ambiguous (metres? miles?).
+enum Units {
+    /// Metres from text like `200m`, `1.5km`, `60 km`.
+    static func length(_ text: String, option: String) throws -> Double {
+        let t = text.lowercased().trimmingSpaces()
+        var number = t
+        var factor = 1.0
+        if t.hasSuffix("km") {
+            number = String(t.dropLast(2))
+            factor = 1000
+        } else if t.hasSuffix("m") {
+            number = String(t.dropLast(1))
+        } else {
+            throw CLIError.usage("\(option) needs a unit, for example 200m or 1.5km (a bare number could be read as miles)")
+        }
+        guard let value = DecimalText.parse(number), value > 0 else {
+            throw CLIError.usage("\(option) must be a positive length, for example 200m or 1.5km, not '\(text)'")
+        }
+        // No two places on the Earth are farther apart than about 20,004 km.
+        guard value * factor <= 20_000_000 else {
+            throw CLIError.usage("\(option) can be at most 20000km (the distance to the other side of the Earth), not '\(text)'")
+        }
+        return value * factor
+    }
+}
