@@ -72,7 +72,7 @@ public struct AscentMethod: Hashable, Sendable {
     }
 
     /// Ascent and descent of `series`, with the smoothed elevations they were counted on.
-    public func analyze(_ series: ElevationSeries) -> (result: AscentDescent, smoothed: [Double]) {
+    package func analyze(_ series: ElevationSeries) -> (result: AscentDescent, smoothed: [Double]) {
         let n = series.count
         guard n >= 2 else { return (AscentDescent(), series.elevations) }
         let noise = Self.estimateNoise(series, scale: noiseScaleMeters)

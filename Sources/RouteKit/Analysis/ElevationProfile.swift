@@ -22,8 +22,15 @@ public struct ElevationProfile: Sendable {
     public var samples: [Sample]
     /// The track's numbers (length, ascent, …), computed with the same method.
     public var statistics: TrackStatistics
+    /// A point of the track with its distance along it.
+    public struct Position: Hashable, Sendable {
+        /// Distance from the start in metres (segment gaps not counted).
+        public var distanceMeters: Double
+        public var coordinate: Coordinate
+    }
+
     /// The distance along the track of each point, with its position, for placing waypoints.
-    public var positions: [(distanceMeters: Double, coordinate: Coordinate)]
+    public var positions: [Position]
     /// The index in ``positions`` where each segment starts.
     public var segmentStarts: [Int]
 
@@ -36,7 +43,7 @@ public struct ElevationProfile: Sendable {
         collector.keepSeries = true
         collector.measure(track)
         // Each point's distance along the track: running on across segment breaks, the gap not counted.
-        var positions: [(distanceMeters: Double, coordinate: Coordinate)] = []
+        var positions: [Position] = []
         var segmentStarts: [Int] = []
         var distance = 0.0
         for segment in track.segments where !segment.points.isEmpty {
@@ -44,7 +51,7 @@ public struct ElevationProfile: Sendable {
             var previous: Coordinate?
             for point in segment.points {
                 if let previous { distance += Geodesic.wgs84.stepDistance(from: previous, to: point.coordinate) }
-                positions.append((distance, point.coordinate))
+                positions.append(Position(distanceMeters: distance, coordinate: point.coordinate))
                 previous = point.coordinate
             }
         }

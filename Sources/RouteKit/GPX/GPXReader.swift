@@ -626,7 +626,7 @@ extension String {
     // Shared by readers and the command line.
 
     /// The string without spaces, tabs and line breaks at either end.
-    public func trimmingSpaces() -> String {
+    package func trimmingSpaces() -> String {
         let bytes = utf8
         func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
         guard let first = bytes.first, let last = bytes.last else { return self }

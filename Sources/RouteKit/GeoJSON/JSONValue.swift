@@ -1,5 +1,5 @@
 /// A JSON value as the GeoJSON reader holds one feature of it in memory.
-public enum JSONValue: Hashable, Sendable {
+package enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,7 +10,7 @@ public enum JSONValue: Hashable, Sendable {
     /// An object; members keep their order, and a later duplicate key wins on lookup.
     case object([(String, JSONValue)])
 
-    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    package static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
@@ -25,7 +25,7 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
         case .bool(let b): hasher.combine(b)
@@ -38,25 +38,25 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     /// The member named `key` of an object; nil for anything else or when absent.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.last(where: { $0.0 == key })?.1
     }
 
     /// The string, if this is one.
-    public var string: String? {
+    package var string: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
     /// The number, if this is one.
-    public var number: Double? {
+    package var number: Double? {
         if case .number(let n) = self { return n }
         return nil
     }
 
     /// The elements, if this is an array (compact or not).
-    public var elements: [JSONValue]? {
+    package var elements: [JSONValue]? {
         switch self {
         case .array(let a): return a
         case .numbers(let n): return n.map(JSONValue.number)
@@ -65,7 +65,7 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     /// True for `null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
@@ -76,12 +76,12 @@ extension JSONValue {
     ///
     /// - Throws: ``IOError`` when the file cannot be read, ``GeoJSONError/malformed(line:column:reason:)`` when
     ///   it is not JSON.
-    public static func read(path: String) throws -> JSONValue {
+    package static func read(path: String) throws -> JSONValue {
         try read(try InputFile(path: path))
     }
 
     /// Reads a whole (small) JSON input, from a file or from memory.
-    public static func read(_ input: InputFile) throws -> JSONValue {
+    package static func read(_ input: InputFile) throws -> JSONValue {
         let parser = JSONStreamParser(input: input)
         try parser.skipByteOrderMark()
         let value = try parser.value()

@@ -67,7 +67,7 @@ public final class MapProjection {
     }
 
     /// Easting and northing in metres of `c` (nil where PROJ cannot project it: far from the centre).
-    public func project(_ c: Coordinate) -> (x: Double, y: Double)? {
+    package func project(_ c: Coordinate) -> (x: Double, y: Double)? {
         // A projection's forward step takes radians; HUGE_VAL marks a failure.
         var input = PJ_COORD()
         input.lp.lam = c.longitude * .pi / 180

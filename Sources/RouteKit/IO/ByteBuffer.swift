@@ -4,16 +4,16 @@
 /// memory rather than an array: an append is a store and an increment, with no reference counting or
 /// uniqueness check. It cannot be copied (it owns its memory and frees it when it goes away); pass it
 /// `inout`. The owner decides when to drain it (see ``OutputStream`` and ``Spool``).
-public struct ByteBuffer: ~Copyable {
+package struct ByteBuffer: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
     @usableFromInline var used: Int
 
     /// The number of bytes held.
-    @inlinable public var count: Int { used }
+    @inlinable package var count: Int { used }
 
     /// An empty buffer with room for `capacity` bytes before it grows.
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
         used = 0
@@ -24,10 +24,10 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// True when nothing is held.
-    @inlinable public var isEmpty: Bool { count == 0 }
+    @inlinable package var isEmpty: Bool { count == 0 }
 
     /// A copy of the bytes held.
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     @usableFromInline mutating func grow(toHold extra: Int) {
         var newCapacity = capacity * 2
@@ -40,31 +40,31 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// Appends one byte.
-    @inlinable public mutating func append(_ byte: UInt8) {
+    @inlinable package mutating func append(_ byte: UInt8) {
         if count == capacity { grow(toHold: 1) }
         base[used] = byte
         used += 1
     }
 
     /// Lets `body` write up to `maximum` bytes in place; it returns how many it wrote.
-    @inlinable public mutating func append(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    @inlinable package mutating func append(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         if used + maximum > capacity { grow(toHold: maximum) }
         used += body(base + used)
     }
 
     /// Appends a literal, such as `"{\"type\":"`.
-    @inlinable public mutating func append(_ text: StaticString) {
+    @inlinable package mutating func append(_ text: StaticString) {
         append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends the UTF-8 form of a string.
-    public mutating func append(string: String) {
+    package mutating func append(string: String) {
         var s = string
         s.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends raw bytes.
-    @inlinable public mutating func append(_ raw: UnsafeRawBufferPointer) {
+    @inlinable package mutating func append(_ raw: UnsafeRawBufferPointer) {
         let n = raw.count
         guard n > 0 else { return }
         if count + n > capacity { grow(toHold: n) }
@@ -73,39 +73,39 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// Appends bytes.
-    @inlinable public mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable package mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         append(UnsafeRawBufferPointer(bytes))
     }
 
     /// Appends bytes.
-    public mutating func append(contentsOf bytes: [UInt8]) {
+    package mutating func append(contentsOf bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
     /// Appends everything `other` holds and empties it.
-    public mutating func append(moving other: inout ByteBuffer) {
+    package mutating func append(moving other: inout ByteBuffer) {
         other.withUnsafeBytes { append($0) }
         other.removeAll()
     }
 
     /// Drops everything after the first `count` bytes.
-    public mutating func truncate(to count: Int) {
+    package mutating func truncate(to count: Int) {
         used = min(used, max(0, count))
     }
 
     /// Empties the buffer and keeps its memory.
-    @inlinable public mutating func removeAll() {
+    @inlinable package mutating func removeAll() {
         used = 0
     }
 
     /// Calls `body` with the bytes held.
-    @inlinable public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    @inlinable package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 }
 
 /// Somewhere bytes can be written: an ``OutputStream`` or a ``Spool``.
-public protocol ByteSink: AnyObject {
+package protocol ByteSink: AnyObject {
     /// Takes the bytes of `buffer` and empties it.
     func write(_ buffer: inout ByteBuffer) throws
 }

@@ -2,14 +2,14 @@ import Glibc
 
 /// Decimal numbers as text: strict reading of the numbers found in GPX, CSV and JSON files, and writing in
 /// the shortest form that reads back to the same double.
-public enum DecimalText {
+package enum DecimalText {
     /// Reads a decimal number such as `46.0512`, `-7`, `1.5e3` or `+.5`, ignoring white space around it.
     ///
     /// Returns nil for anything else: empty text, trailing characters (`12m`), `NaN`, `Inf`, hexadecimal,
     /// and numbers that overflow a double (`1e999`). The result is correctly rounded: numbers of up to 15
     /// significant digits with a small exponent are computed exactly in one division (both operands are
     /// exact doubles); all others go through the C library's `strtod`.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var start = 0
         var end = bytes.count
         while start < end, isSpace(bytes[start]) { start += 1 }
@@ -78,7 +78,7 @@ public enum DecimalText {
     }
 
     /// Reads a decimal number from a string; see ``parse(_:)-(UnsafeBufferPointer<UInt8>)``.
-    public static func parse(_ text: some StringProtocol) -> Double? {
+    package static func parse(_ text: some StringProtocol) -> Double? {
         var copy = String(text)
         return copy.withUTF8 { parse($0) }
     }
@@ -110,7 +110,7 @@ public enum DecimalText {
 
     /// Appends `value` in the shortest form that reads back to the same double (`46.05`, `7`, `1e-07`), or
     /// rounded to `precision` decimals when given. Whole numbers have no `.0`. Not for NaN or infinities.
-    public static func append(_ value: Double, precision: Int? = nil, to buffer: inout ByteBuffer) {
+    package static func append(_ value: Double, precision: Int? = nil, to buffer: inout ByteBuffer) {
         var v = value
         if let precision {
             let scale = exactPowerOfTen(min(max(precision, 0), 22))
@@ -190,14 +190,14 @@ public enum DecimalText {
     }
 
     /// `value` as text, in the form ``append(_:precision:to:)`` writes.
-    public static func string(_ value: Double, precision: Int? = nil) -> String {
+    package static func string(_ value: Double, precision: Int? = nil) -> String {
         var buffer = ByteBuffer(capacity: 32)
         append(value, precision: precision, to: &buffer)
         return buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends an integer in decimal.
-    public static func appendInteger(_ value: Int64, negativeZero: Bool = false, to buffer: inout ByteBuffer) {
+    package static func appendInteger(_ value: Int64, negativeZero: Bool = false, to buffer: inout ByteBuffer) {
         if value == 0 {
             if negativeZero { buffer.append(0x2D) }
             buffer.append(0x30)

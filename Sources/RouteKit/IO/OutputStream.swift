@@ -84,7 +84,7 @@ public final class OutputStream: ByteSink {
     }
 
     /// Appends bytes, writing them out when enough have gathered.
-    public func write(_ buffer: inout ByteBuffer) throws {
+    package func write(_ buffer: inout ByteBuffer) throws {
         try buffer.withUnsafeBytes { try write(bytes: $0) }
         buffer.removeAll()
     }

@@ -10,7 +10,7 @@ private final class ParallelResults<T>: @unchecked Sendable {
 /// Runs `body` for every index in `0..<count` on all cores and returns the results in order. Each call
 /// must be independent of the others (own files, own PROJ and GEOS contexts). The first error, by index,
 /// is rethrown after all calls have finished.
-public func parallelMap<T>(_ count: Int, _ body: (Int) throws -> T) throws -> [T] {
+package func parallelMap<T>(_ count: Int, _ body: (Int) throws -> T) throws -> [T] {
     let results = ParallelResults<T>(count)
     withoutActuallyEscaping(body) { body in
         let run = { (i: Int) in

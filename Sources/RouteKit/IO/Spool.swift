@@ -5,14 +5,14 @@ import Glibc
 /// Streaming writers use spools for what must be written later than it is read (GeoJSON puts per-point
 /// times after the coordinates; tracks come before routes and waypoints): memory stays bounded whatever
 /// the size of the input. The temporary file is unlinked at creation, so it vanishes with the process.
-public final class Spool {
+package final class Spool {
     private var memory = ByteBuffer()
     private var file: UnsafeMutablePointer<FILE>?
     private var fileBytes = 0
     private let memoryLimit: Int
 
     /// A spool that keeps up to `memoryLimit` bytes in memory.
-    public init(memoryLimit: Int = 4 << 20) {
+    package init(memoryLimit: Int = 4 << 20) {
         self.memoryLimit = memoryLimit
     }
 
@@ -21,13 +21,13 @@ public final class Spool {
     }
 
     /// The number of bytes held, in memory and on disk.
-    public var count: Int { fileBytes + memory.count }
+    package var count: Int { fileBytes + memory.count }
 
     /// True when nothing is held.
-    public var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
     /// Moves the bytes of `buffer` into the spool and empties `buffer`.
-    public func append(_ buffer: inout ByteBuffer) throws {
+    package func append(_ buffer: inout ByteBuffer) throws {
         memory.append(moving: &buffer)
         if memory.count > memoryLimit { try spill() }
     }
@@ -48,7 +48,7 @@ public final class Spool {
     }
 
     /// Writes everything held to `sink`, in order, and empties the spool.
-    public func drain(into sink: ByteSink) throws {
+    package func drain(into sink: ByteSink) throws {
         if let file, fileBytes > 0 {
             fflush(file)
             rewind(file)
@@ -74,7 +74,7 @@ public final class Spool {
 
 extension Spool: ByteSink {
     /// Moves the bytes of `buffer` into the spool; see ``append(_:)``.
-    public func write(_ buffer: inout ByteBuffer) throws {
+    package func write(_ buffer: inout ByteBuffer) throws {
         try append(&buffer)
     }
 }

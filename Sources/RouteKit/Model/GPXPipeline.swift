@@ -8,7 +8,7 @@ import Dispatch
 /// Memory stays bounded: at most ``batchesInFlight`` batches of ``batchSize`` points wait at any time, and
 /// the reading thread waits when the writer falls behind. The target's first error stops the reading (the
 /// next call here throws it) and comes out of ``finish()``.
-public final class GPXPipeline: GPXHandler, @unchecked Sendable {
+package final class GPXPipeline: GPXHandler, @unchecked Sendable {
     private enum Control {
         case waypoint(Waypoint)
         case beginRoute
@@ -27,9 +27,9 @@ public final class GPXPipeline: GPXHandler, @unchecked Sendable {
     }
 
     /// Track points per batch.
-    public let batchSize = 8192
+    package let batchSize = 8192
     /// Batches that may wait for the writing thread.
-    public let batchesInFlight = 4
+    package let batchesInFlight = 4
 
     private let target: GPXHandler
     private let queue = DispatchQueue(label: "routekit.gpx-pipeline")
@@ -39,7 +39,7 @@ public final class GPXPipeline: GPXHandler, @unchecked Sendable {
     private var failure: Error?
 
     /// A pipeline into `target`; all of `target`'s methods run on the pipeline's thread.
-    public init(into target: GPXHandler) {
+    package init(into target: GPXHandler) {
         self.target = target
         slots = DispatchSemaphore(value: batchesInFlight)
         batch.points.reserveCapacity(batchSize)
@@ -103,23 +103,23 @@ public final class GPXPipeline: GPXHandler, @unchecked Sendable {
     /// Hands on what is left and waits until the target has taken everything.
     ///
     /// - Throws: the target's first error.
-    public func finish() throws {
+    package func finish() throws {
         try? send()
         queue.sync {}
         if let error = currentFailure() { throw error }
     }
 
-    public func trackPoint(_ point: TrackPoint) throws {
+    package func trackPoint(_ point: TrackPoint) throws {
         batch.points.append(point)
         if batch.points.count >= batchSize { try send() }
     }
 
-    public func waypoint(_ waypoint: Waypoint) throws { try control(.waypoint(waypoint)) }
-    public func beginRoute() throws { try control(.beginRoute) }
-    public func routePoint(_ point: Waypoint) throws { try control(.routePoint(point)) }
-    public func endRoute(_ details: Details) throws { try control(.endRoute(details)) }
-    public func beginTrack() throws { try control(.beginTrack) }
-    public func beginSegment() throws { try control(.beginSegment) }
-    public func endSegment() throws { try control(.endSegment) }
-    public func endTrack(_ details: Details) throws { try control(.endTrack(details)) }
+    package func waypoint(_ waypoint: Waypoint) throws { try control(.waypoint(waypoint)) }
+    package func beginRoute() throws { try control(.beginRoute) }
+    package func routePoint(_ point: Waypoint) throws { try control(.routePoint(point)) }
+    package func endRoute(_ details: Details) throws { try control(.endRoute(details)) }
+    package func beginTrack() throws { try control(.beginTrack) }
+    package func beginSegment() throws { try control(.beginSegment) }
+    package func endSegment() throws { try control(.endSegment) }
+    package func endTrack(_ details: Details) throws { try control(.endTrack(details)) }
 }

@@ -84,7 +84,7 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     /// Appends the ISO 8601 text of the time to `buffer`, without allocating.
-    public func append(to buffer: inout ByteBuffer) {
+    package func append(to buffer: inout ByteBuffer) {
         let offset = Int64(utcOffsetMinutes ?? 0) * 60
         var local = secondsSinceEpoch + offset
         if isLeapSecond { local -= 1 }

@@ -1,35 +1,35 @@
 /// A small SVG builder: elements are appended as text with fixed number formatting (one decimal by
 /// default), so that the same drawing gives the same bytes and golden-file tests are meaningful.
-public struct SVGWriter {
+package struct SVGWriter {
     private var body = ""
     /// The drawing's size in pixels.
-    public let width: Double
-    public let height: Double
+    package let width: Double
+    package let height: Double
 
-    public init(width: Double, height: Double) {
+    package init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
 
     /// A number with at most `decimals` decimals and no trailing zeros (`12.5`, `3`, `-0.25`), never `-0`
     /// (``DecimalText/compact(_:decimals:)``).
-    public static func number(_ value: Double, decimals: Int = 1) -> String {
+    package static func number(_ value: Double, decimals: Int = 1) -> String {
         DecimalText.compact(value, decimals: decimals)
     }
 
     /// Text escaped for element content and attribute values (``XMLText``).
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         XMLText.escaped(text)
     }
 
     /// Appends raw markup (already escaped).
-    public mutating func raw(_ markup: String) {
+    package mutating func raw(_ markup: String) {
         body += markup
         body += "\n"
     }
 
     /// A `path` with `d` built from points: M x y L x y ….
-    public mutating func path(_ points: [(Double, Double)], closed: Bool = false, attributes: String) {
+    package mutating func path(_ points: [(Double, Double)], closed: Bool = false, attributes: String) {
         guard let first = points.first else { return }
         var d = "M\(Self.number(first.0)) \(Self.number(first.1))"
         for p in points.dropFirst() { d += "L\(Self.number(p.0)) \(Self.number(p.1))" }
@@ -38,27 +38,27 @@ public struct SVGWriter {
     }
 
     /// A line from (x1, y1) to (x2, y2).
-    public mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, attributes: String) {
+    package mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, attributes: String) {
         raw("<line x1=\"\(Self.number(x1))\" y1=\"\(Self.number(y1))\" x2=\"\(Self.number(x2))\" y2=\"\(Self.number(y2))\" \(attributes)/>")
     }
 
     /// Text at (x, y); `content` is escaped here.
-    public mutating func text(_ content: String, x: Double, y: Double, attributes: String = "") {
+    package mutating func text(_ content: String, x: Double, y: Double, attributes: String = "") {
         raw("<text x=\"\(Self.number(x))\" y=\"\(Self.number(y))\"\(attributes.isEmpty ? "" : " " + attributes)>\(Self.escape(content))</text>")
     }
 
     /// A rectangle.
-    public mutating func rect(x: Double, y: Double, width: Double, height: Double, attributes: String) {
+    package mutating func rect(x: Double, y: Double, width: Double, height: Double, attributes: String) {
         raw("<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(width))\" height=\"\(Self.number(height))\" \(attributes)/>")
     }
 
     /// A circle.
-    public mutating func circle(x: Double, y: Double, radius: Double, attributes: String) {
+    package mutating func circle(x: Double, y: Double, radius: Double, attributes: String) {
         raw("<circle cx=\"\(Self.number(x))\" cy=\"\(Self.number(y))\" r=\"\(Self.number(radius))\" \(attributes)/>")
     }
 
     /// The whole document, with `title` as its accessible name.
-    public func document(title: String) -> String {
+    package func document(title: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.number(width, decimals: 0))" height="\(Self.number(height, decimals: 0))" \
@@ -71,7 +71,7 @@ public struct SVGWriter {
     }
 
     /// "Nice" tick values covering `low`…`high` with about `count` steps of 1, 2 or 5 × 10^k.
-    public static func ticks(from low: Double, to high: Double, count: Int) -> [Double] {
+    package static func ticks(from low: Double, to high: Double, count: Int) -> [Double] {
         guard high > low, count > 0 else { return [low] }
         let raw = (high - low) / Double(count)
         var magnitude = 1.0

@@ -182,7 +182,7 @@ public final class GeodesicIndex: @unchecked Sendable {
 
     /// What ``positions(within:of:)`` answers, by measuring every position: the reference the index is
     /// checked against.
-    public static func scan(_ coordinates: [Coordinate], within radiusMeters: Double, of center: Coordinate) -> [Match] {
+    package static func scan(_ coordinates: [Coordinate], within radiusMeters: Double, of center: Coordinate) -> [Match] {
         var result: [Match] = []
         for (i, c) in coordinates.enumerated() {
             let inverse = Geodesic.wgs84.inverse(from: center, to: c)

@@ -1,7 +1,7 @@
 internal import CGEOS
 
 /// Why a line could not be simplified.
-public enum SimplificationError: Error, Equatable, Sendable {
+package enum SimplificationError: Error, Equatable, Sendable {
     /// GEOS reported an error (its message).
     case geos(String)
 }
@@ -13,11 +13,11 @@ public enum SimplificationError: Error, Equatable, Sendable {
 /// 180 KB for the 1,800 km benchmark route, and five times slower), while a crossing moved by a quarter
 /// pixel cannot be seen. Owns one GEOS context (reentrant API; one per thread) and frees it and every
 /// geometry.
-public final class LineSimplifier {
+package final class LineSimplifier {
     private let handle: GEOSContextHandle_t
 
     /// - Throws: ``SimplificationError/geos(_:)`` when GEOS cannot start.
-    public init() throws {
+    package init() throws {
         guard let handle = GEOS_init_r() else { throw SimplificationError.geos("GEOS_init_r failed") }  // NULL on error
         self.handle = handle
     }
@@ -27,7 +27,7 @@ public final class LineSimplifier {
     }
 
     /// The line through `points` (x, y in any planar unit) simplified to within `tolerance` of it.
-    public func simplify(_ points: [(Double, Double)], tolerance: Double) throws -> [(Double, Double)] {
+    package func simplify(_ points: [(Double, Double)], tolerance: Double) throws -> [(Double, Double)] {
         guard points.count > 2, tolerance > 0 else { return points }
         var buffer = [Double]()
         buffer.reserveCapacity(points.count * 2)
