@@ -49,14 +49,10 @@ public struct ProfileChart {
     public func render(_ profile: ElevationProfile, markers: [Marker] = []) -> String {
         var svg = SVGWriter(width: width, height: height)
         let left = 64.0
-        let right = 24.0
         let top = markers.isEmpty ? 66.0 : 96.0
-        let bottom = 78.0
-        let plotWidth = max(width - left - right, 10)
-        let plotHeight = max(height - top - bottom, 10)
+        let plotWidth = max(width - left - 24, 10)
+        let plotHeight = max(height - top - 78, 10)
         let stats = profile.statistics
-        let length = max(profile.samples.last?.distanceMeters ?? 0, stats.length2DMeters, 1)
-
         let title = profile.name ?? "Elevation profile"
         var subtitle = "\(DecimalText.fixed(stats.length2DMeters / 1000, decimals: 2)) km"
         if let a = stats.ascent {
@@ -65,50 +61,83 @@ public struct ProfileChart {
         svg.rect(x: 0, y: 0, width: width, height: height, attributes: "fill=\"#ffffff\"")
         svg.text(title, x: left, y: 24, attributes: "font-size=\"17\" font-weight=\"bold\" fill=\"#222\"")
         svg.text(subtitle, x: left, y: 43, attributes: "font-size=\"13\" fill=\"#444\"")
-
-        guard !profile.samples.isEmpty else {
+        let points = profile.downsampled(to: Int(plotWidth))
+        let elevations = points.map(\.smoothedElevationMeters)
+        guard let lowest = elevations.min(), let highest = elevations.max() else {
             svg.text("No elevations in this track", x: left + plotWidth / 2, y: top + plotHeight / 2,
                      attributes: "font-size=\"14\" fill=\"#666\" text-anchor=\"middle\"")
             return svg.document(title: title)
         }
-        let points = profile.downsampled(to: Int(plotWidth))
-        let lowest = points.map(\.smoothedElevationMeters).min()!
-        let highest = points.map(\.smoothedElevationMeters).max()!
-        let pad = max((highest - lowest) * 0.08, 5)
-        let yTicks = SVGWriter.ticks(from: lowest - pad, to: highest + pad, count: 5)
-        let yMin = min(yTicks.first! - (yTicks.count > 1 ? yTicks[1] - yTicks[0] : 10) * 0.0, lowest - pad)
-        let yMax = max(yTicks.last!, highest + pad)
-        func x(_ d: Double) -> Double { left + d / length * plotWidth }
-        func y(_ e: Double) -> Double { top + (yMax - e) / (yMax - yMin) * plotHeight }
-        let base = top + plotHeight
-
-        // Grid and axes.
-        for t in yTicks where t >= yMin && t <= yMax {
-            svg.line(left, y(t), left + plotWidth, y(t), attributes: "stroke=\"#e3e3e3\" stroke-width=\"1\"")
-            svg.text("\(DecimalText.grouped(t))", x: left - 8, y: y(t) + 4, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
+        let length = max(profile.samples.last?.distanceMeters ?? 0, stats.length2DMeters, 1)
+        let plot = Plot(left: left, top: top, width: plotWidth, height: plotHeight, length: length, lowest: lowest, highest: highest)
+        drawGrid(plot, into: &svg)
+        drawArea(points, plot, into: &svg)
+        drawExtremes(points, plot, into: &svg)
+        // Control points: a dashed line up from the profile and the name, turned to fit.
+        for marker in markers.sorted(by: { $0.distanceMeters < $1.distanceMeters }) {
+            let px = plot.x(marker.distanceMeters)
+            let py = plot.y(profile.elevation(atDistance: marker.distanceMeters) ?? lowest)
+            svg.line(px, py, px, top - 4, attributes: "stroke=\"#1b5fa8\" stroke-width=\"1\" stroke-dasharray=\"3 3\"")
+            svg.circle(x: px, y: py, radius: 3, attributes: "fill=\"#1b5fa8\"")
+            let (tx, ty) = (SVGWriter.number(px + 4), SVGWriter.number(top - 6))
+            svg.raw("<text x=\"\(tx)\" y=\"\(ty)\" font-size=\"11\" fill=\"#1b5fa8\" transform=\"rotate(-35 \(tx) \(ty))\">"
+                    + "\(SVGWriter.escape(marker.label))</text>")
         }
-        let xTicks = SVGWriter.ticks(from: 0, to: length / 1000, count: max(2, Int(plotWidth / 90)))
+        drawLegend(left: left, into: &svg)
+        return svg.document(title: "\(title): \(subtitle)")
+    }
+
+    /// The plot area and its scales: distance across, elevation up, with round ticks and some room above
+    /// and below the highest and lowest points.
+    private struct Plot {
+        let left: Double, top: Double, width: Double, height: Double, length: Double
+        let yTicks: [Double]
+        let yMin: Double, yMax: Double
+
+        init(left: Double, top: Double, width: Double, height: Double, length: Double, lowest: Double, highest: Double) {
+            (self.left, self.top, self.width, self.height, self.length) = (left, top, width, height, length)
+            let pad = max((highest - lowest) * 0.08, 5)
+            yTicks = SVGWriter.ticks(from: lowest - pad, to: highest + pad, count: 5)
+            yMin = min(yTicks.first ?? lowest - pad, lowest - pad)
+            yMax = max(yTicks.last ?? highest + pad, highest + pad)
+        }
+
+        var base: Double { top + height }
+        func x(_ d: Double) -> Double { left + d / length * width }
+        func y(_ e: Double) -> Double { top + (yMax - e) / (yMax - yMin) * height }
+    }
+
+    /// The grid at round numbers, with the axes' labels.
+    private func drawGrid(_ plot: Plot, into svg: inout SVGWriter) {
+        for t in plot.yTicks where t >= plot.yMin && t <= plot.yMax {
+            svg.line(plot.left, plot.y(t), plot.left + plot.width, plot.y(t), attributes: "stroke=\"#e3e3e3\" stroke-width=\"1\"")
+            svg.text("\(DecimalText.grouped(t))", x: plot.left - 8, y: plot.y(t) + 4,
+                     attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
+        }
+        let xTicks = SVGWriter.ticks(from: 0, to: plot.length / 1000, count: max(2, Int(plot.width / 90)))
         for t in xTicks {
-            svg.line(x(t * 1000), top, x(t * 1000), base, attributes: "stroke=\"#eeeeee\" stroke-width=\"1\"")
-            svg.text(SVGWriter.number(t, decimals: 1), x: x(t * 1000), y: base + 16,
+            svg.line(plot.x(t * 1000), plot.top, plot.x(t * 1000), plot.base, attributes: "stroke=\"#eeeeee\" stroke-width=\"1\"")
+            svg.text(SVGWriter.number(t, decimals: 1), x: plot.x(t * 1000), y: plot.base + 16,
                      attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"middle\"")
         }
-        svg.text("km", x: left + plotWidth, y: base + 31, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
-        svg.text("m", x: left - 8, y: top - 8, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
+        svg.text("km", x: plot.left + plot.width, y: plot.base + 31, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
+        svg.text("m", x: plot.left - 8, y: plot.top - 8, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
+    }
 
-        // The area, one polygon per run of a gradient class.
+    /// The area under the curve, one polygon per run of a gradient class, the curve and the axes.
+    private func drawArea(_ points: [ElevationProfile.Sample], _ plot: Plot, into svg: inout SVGWriter) {
         var run: [(Double, Double)] = []
-        var runClass = Self.classIndex(points[0].gradePercent)
+        var runClass = Self.classIndex(points.first?.gradePercent ?? 0)
         func flush() {
-            guard run.count >= 2 else { return }
-            let polygon = run + [(run.last!.0, base), (run.first!.0, base)]
+            guard run.count >= 2, let first = run.first, let last = run.last else { return }
+            let polygon = run + [(last.0, plot.base), (first.0, plot.base)]
             // A hairline of the same colour closes the anti-aliasing seams between neighbouring runs.
             let color = Self.classes[runClass].color
             svg.path(polygon, closed: true, attributes: "fill=\"\(color)\" stroke=\"\(color)\" stroke-width=\"0.6\"")
         }
         for (i, p) in points.enumerated() {
             let c = Self.classIndex(i + 1 < points.count ? max(abs(p.gradePercent), abs(points[i + 1].gradePercent)) : p.gradePercent)
-            let vertex = (x(p.distanceMeters), y(p.smoothedElevationMeters))
+            let vertex = (plot.x(p.distanceMeters), plot.y(p.smoothedElevationMeters))
             if c != runClass && !run.isEmpty {
                 run.append(vertex)
                 flush()
@@ -119,43 +148,36 @@ public struct ProfileChart {
             }
         }
         flush()
-        svg.path(points.map { (x($0.distanceMeters), y($0.smoothedElevationMeters)) },
+        svg.path(points.map { (plot.x($0.distanceMeters), plot.y($0.smoothedElevationMeters)) },
                  attributes: "fill=\"none\" stroke=\"#333\" stroke-width=\"1.4\" stroke-linejoin=\"round\"")
-        svg.line(left, base, left + plotWidth, base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
-        svg.line(left, top, left, base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
+        svg.line(plot.left, plot.base, plot.left + plot.width, plot.base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
+        svg.line(plot.left, plot.top, plot.left, plot.base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
+    }
 
-        // Highest and lowest points.
-        if let high = points.max(by: { $0.smoothedElevationMeters < $1.smoothedElevationMeters }),
+    /// The highest and lowest points, labelled where there is room.
+    private func drawExtremes(_ points: [ElevationProfile.Sample], _ plot: Plot, into svg: inout SVGWriter) {
+        guard let high = points.max(by: { $0.smoothedElevationMeters < $1.smoothedElevationMeters }),
             let low = points.min(by: { $0.smoothedElevationMeters < $1.smoothedElevationMeters })
-        {
-            for (p, above) in [(high, true), (low, false)] {
-                let px = x(p.distanceMeters)
-                let py = y(p.smoothedElevationMeters)
-                svg.circle(x: px, y: py, radius: 3.5, attributes: "fill=\"#fff\" stroke=\"#222\" stroke-width=\"1.5\"")
-                let label = "\(above ? "▲" : "▼") \(DecimalText.grouped(p.smoothedElevationMeters)) m"
-                if above {
-                    let anchor = px > left + plotWidth - 60 ? "end" : px < left + 60 ? "start" : "middle"
-                    svg.text(label, x: px, y: py - 9,
-                             attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(anchor)\"")
-                } else {
-                    // Beside the low point, inside the plot, on the side with room.
-                    let toLeft = px > left + plotWidth - 80
-                    svg.text(label, x: toLeft ? px - 8 : px + 8, y: min(py - 6, base - 6),
-                             attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(toLeft ? "end" : "start")\"")
-                }
+        else { return }
+        for (p, above) in [(high, true), (low, false)] {
+            let px = plot.x(p.distanceMeters)
+            let py = plot.y(p.smoothedElevationMeters)
+            svg.circle(x: px, y: py, radius: 3.5, attributes: "fill=\"#fff\" stroke=\"#222\" stroke-width=\"1.5\"")
+            let label = "\(above ? "▲" : "▼") \(DecimalText.grouped(p.smoothedElevationMeters)) m"
+            if above {
+                let anchor = px > plot.left + plot.width - 60 ? "end" : px < plot.left + 60 ? "start" : "middle"
+                svg.text(label, x: px, y: py - 9, attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(anchor)\"")
+            } else {
+                // Beside the low point, inside the plot, on the side with room.
+                let toLeft = px > plot.left + plot.width - 80
+                svg.text(label, x: toLeft ? px - 8 : px + 8, y: min(py - 6, plot.base - 6),
+                         attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(toLeft ? "end" : "start")\"")
             }
         }
+    }
 
-        // Control points: a dashed line up from the profile and the name, turned to fit.
-        for marker in markers.sorted(by: { $0.distanceMeters < $1.distanceMeters }) {
-            let px = x(marker.distanceMeters)
-            let py = y(profile.elevation(atDistance: marker.distanceMeters) ?? lowest)
-            svg.line(px, py, px, top - 4, attributes: "stroke=\"#1b5fa8\" stroke-width=\"1\" stroke-dasharray=\"3 3\"")
-            svg.circle(x: px, y: py, radius: 3, attributes: "fill=\"#1b5fa8\"")
-            svg.raw("<text x=\"\(SVGWriter.number(px + 4))\" y=\"\(SVGWriter.number(top - 6))\" font-size=\"11\" fill=\"#1b5fa8\" transform=\"rotate(-35 \(SVGWriter.number(px + 4)) \(SVGWriter.number(top - 6)))\">\(SVGWriter.escape(marker.label))</text>")
-        }
-
-        // Legend.
+    /// The gradient classes' colours along the bottom.
+    private func drawLegend(left: Double, into svg: inout SVGWriter) {
         var lx = left
         let ly = height - 22
         svg.text("Gradient (up or down):", x: lx, y: ly + 10, attributes: "font-size=\"11\" fill=\"#444\"")
@@ -165,6 +187,5 @@ public struct ProfileChart {
             svg.text(c.label, x: lx + 18, y: ly + 10, attributes: "font-size=\"11\" fill=\"#444\"")
             lx += 76
         }
-        return svg.document(title: "\(title): \(subtitle)")
     }
 }
