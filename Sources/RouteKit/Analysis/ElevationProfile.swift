@@ -90,8 +90,9 @@ public struct ElevationProfile: Sendable {
     public func downsampled(to count: Int) -> [Sample] {
         let n = samples.count
         guard count >= 3, n > count else { return samples }
-        let highest = samples.indices.max { samples[$0].smoothedElevationMeters < samples[$1].smoothedElevationMeters }!
-        let lowest = samples.indices.min { samples[$0].smoothedElevationMeters < samples[$1].smoothedElevationMeters }!
+        // n > count ≥ 3: there are samples.
+        let highest = samples.indices.max { samples[$0].smoothedElevationMeters < samples[$1].smoothedElevationMeters } ?? 0
+        let lowest = samples.indices.min { samples[$0].smoothedElevationMeters < samples[$1].smoothedElevationMeters } ?? 0
         var chosen = [0]
         let bucketSize = Double(n - 2) / Double(count - 2)
         var a = 0

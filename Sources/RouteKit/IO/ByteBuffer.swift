@@ -68,7 +68,8 @@ package struct ByteBuffer: ~Copyable {
         let n = raw.count
         guard n > 0 else { return }
         if count + n > capacity { grow(toHold: n) }
-        UnsafeMutableRawPointer(base + used).copyMemory(from: raw.baseAddress!, byteCount: n)
+        guard let source = raw.baseAddress else { return }  // empty bytes: nothing to append
+        UnsafeMutableRawPointer(base + used).copyMemory(from: source, byteCount: n)
         used += n
     }
 

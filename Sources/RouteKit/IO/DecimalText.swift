@@ -89,8 +89,9 @@ package enum DecimalText {
         return copy.withUnsafeBufferPointer { p -> Double? in
             var stop: UnsafeMutablePointer<CChar>? = nil
             errno = 0
-            let value = strtod(p.baseAddress!, &stop)  // sets ERANGE on overflow and underflow
-            guard let stop, stop - UnsafeMutablePointer(mutating: p.baseAddress!) == end - start else { return nil }
+            guard let text = p.baseAddress else { return nil }  // never empty: the copy ends with a NUL
+            let value = strtod(text, &stop)  // sets ERANGE on overflow and underflow
+            guard let stop, stop - UnsafeMutablePointer(mutating: text) == end - start else { return nil }
             if errno == ERANGE && value.isInfinite { return nil }
             return value.isFinite ? value : nil
         }

@@ -55,7 +55,10 @@ public final class InputFile {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if peekedOffset < peeked.count {
             let n = min(buffer.count, peeked.count - peekedOffset)
-            peeked.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + peekedOffset, byteCount: n) }
+            peeked.withUnsafeBytes { source in
+                guard let from = source.baseAddress, let to = buffer.baseAddress else { return }  // n > 0: both exist
+                to.copyMemory(from: from + peekedOffset, byteCount: n)
+            }
             peekedOffset += n
             progress?.advance(by: Int64(n))
             return n

@@ -108,7 +108,8 @@ public final class OutputStream: ByteSink {
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)  // -1 on error, errno set
+            guard let start = bytes.baseAddress else { return }  // no bytes: nothing to write
+            let n = Glibc.write(fd, start + offset, bytes.count - offset)  // -1 on error, errno set
             if n < 0 {
                 if errno == EINTR { continue }
                 throw IOError.writeFailed(path: path, reason: IOError.systemReason())

@@ -22,5 +22,9 @@ package func parallelMap<T>(_ count: Int, _ body: (Int) throws -> T) throws -> [
         nonisolated(unsafe) let unsafeRun = run
         DispatchQueue.concurrentPerform(iterations: count) { unsafeRun($0) }
     }
-    return try results.values.map { try $0!.get() }
+    // concurrentPerform has run every index: every slot is filled.
+    return try results.values.map { result in
+        guard let result else { preconditionFailure("parallelMap: an index was not run") }
+        return try result.get()
+    }
 }

@@ -104,7 +104,7 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
     ///
     /// - Throws: the target's first error.
     package func finish() throws {
-        try? send()
+        try? send()  // send throws only a failure the target already recorded: it is thrown below
         queue.sync {}
         if let error = currentFailure() { throw error }
     }

@@ -137,7 +137,7 @@ func readInput(
         try readInput(file, format: format, strict: strict, quiet: quiet, console: console, handler: pipeline)
         try pipeline.finish()
     } catch {
-        try? pipeline.finish()
+        try? pipeline.finish()  // only to stop the handler's thread: the reader's error is the one to report
         throw error
     }
 }
