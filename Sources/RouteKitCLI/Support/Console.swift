@@ -85,6 +85,9 @@ public final class Console: @unchecked Sendable {
         }
     }
 
+    /// True while a status line is on the terminal (a message clears it).
+    var isStatusShown: Bool { statusShown.withLock { $0 } }
+
     /// Clears the status line, if one is shown, leaving the cursor at the start of an empty line.
     func clearStatus() {
         statusShown.withLock { shown in

@@ -71,7 +71,8 @@ final class ProgressBar: Sendable {
         var wait = Self.delay
         while stop.wait(timeout: .now() + wait) == .timedOut {
             let line = Self.line(label, state())
-            if line != shown {
+            // Again when a message has cleared it, so that the bar comes back below the message.
+            if line != shown || !console.isStatusShown {
                 console.showStatus(line)
                 shown = line
             }
