@@ -151,7 +151,13 @@ import Testing
         let sequence = Array(try CLI.run(["convert", "--to", "geojsonseq", source.path]).standardOutput.utf8)
         let separators = Set(sequence.indices.filter { sequence[$0] == 0x1E })
         try Self.truncations(of: String(decoding: sequence, as: UTF8.self), name: "cut.geojsons", output: "out.gpx") { length, run in
-            guard length >= 2 else { return }
+            if length < 2 {
+                // Nothing, or a record separator and nothing after it: no text at all, which is an error.
+                #expect(run.status == 65, "\(length): \(run.standardError)")
+                #expect(run.standardError.contains(length == 0 ? "cut.geojsons: neither GPX nor GeoJSON" : "cut.geojsons:1:1: not GeoJSON: the file is empty"),
+                    "\(length): \(run.standardError)")
+                return
+            }
             #expect(run.status == 0, "\(length): \(run.standardError)")
             let complete = length >= sequence.count - 1 || !separators.isDisjoint(with: [length - 1, length, length + 1])
             #expect(run.standardError.contains("the last text of the sequence is cut off") == !complete, "\(length): \(run.standardError)")
