@@ -25,7 +25,7 @@ import Testing
         #expect(throws: Failure(index: 3)) {
             _ = try parallelMap(500) { i -> Int in
                 calls.increment()
-                if i == 499 { throw Failure(index: 499) }  // likely to fail before index 3 is reached: still not the one
+                if i == 499 { throw Failure(index: 499) }  // fails first (index 3 sleeps), yet is not the one rethrown
                 if i == 3 {
                     usleep(20_000)
                     throw Failure(index: 3)

@@ -34,27 +34,3 @@ import Testing
         }
     }
 }
-
-@Suite struct SensorReadingsTests {
-    @Test func eachKindReadsAndWritesItsOwnField() {
-        for (index, kind) in SensorReadings.Kind.allCases.enumerated() {
-            var readings = SensorReadings()
-            #expect(readings.isEmpty)
-            readings[kind] = Double(index + 1)
-            #expect(!readings.isEmpty)
-            #expect(SensorReadings.Kind.allCases.map { readings[$0] } == SensorReadings.Kind.allCases.map { $0 == kind ? Double(index + 1) : nil })
-        }
-        let garmin = SensorReadings(heartRate: 120, cadence: 85, power: 250)
-        #expect(garmin[.heartRate] == 120 && garmin[.cadence] == 85 && garmin[.power] == 250 && garmin[.speed] == nil)
-    }
-}
-
-@Suite struct CoordinateTests {
-    @Test(arguments: [
-        (90.0, 180.0, true), (-90.0, -180.0, true), (0.0, 0.0, true), (90.000001, 0.0, false), (0.0, -180.5, false),
-        (Double.nan, 0.0, false), (0.0, Double.infinity, false),
-    ])
-    func validMeansFiniteAndInRange(latitude: Double, longitude: Double, valid: Bool) {
-        #expect(Coordinate(latitude: latitude, longitude: longitude).isValid == valid)
-    }
-}
