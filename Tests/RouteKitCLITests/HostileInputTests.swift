@@ -151,7 +151,13 @@ import Testing
         let sequence = Array(try CLI.run(["convert", "--to", "geojsonseq", source.path]).standardOutput.utf8)
         let separators = Set(sequence.indices.filter { sequence[$0] == 0x1E })
         try Self.truncations(of: String(decoding: sequence, as: UTF8.self), name: "cut.geojsons", output: "out.gpx") { length, run in
-            guard length >= 2 else { return }
+            if length < 2 {
+                // Nothing, or a record separator and nothing after it: no text at all, which is an error.
+                #expect(run.status == 65, "\(length): \(run.standardError)")
+                #expect(run.standardError.contains(length == 0 ? "cut.geojsons: neither GPX nor GeoJSON" : "cut.geojsons:1:1: not GeoJSON: the file is empty"),
+                    "\(length): \(run.standardError)")
+                return
+            }
             #expect(run.status == 0, "\(length): \(run.standardError)")
             let complete = length >= sequence.count - 1 || !separators.isDisjoint(with: [length - 1, length, length + 1])
             #expect(run.standardError.contains("the last text of the sequence is cut off") == !complete, "\(length): \(run.standardError)")
@@ -267,7 +273,8 @@ import Testing
         #expect(memory.standardError.contains("/proc/self/mem: cannot read"))
     }
 
-    @Test(.enabled(if: geteuid() != 0, "root reads any file"))
+    // Root may read a file whatever its permissions (CI runs as root): the test below covers exit 66 there.
+    @Test(.enabled(if: geteuid() != 0, "root reads any file; a path that cannot be opened by anyone is tested instead"))
     func aFileWithoutReadPermissionExits66() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -277,6 +284,52 @@ import Testing
         let run = try CLI.run(["convert", file.path])
         #expect(run.status == 66)
         #expect(run.standardError.contains("locked.gpx: cannot open: Permission denied"))
+    }
+
+    /// Binds a Unix socket at `path`: a file no one may open, root included (open(2) fails with ENXIO).
+    static func bindSocket(at path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)  // -1 on error
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { close(fd); throw POSIXError(.ENAMETOOLONG) }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }  // -1 on error
+        guard bound == 0 else { close(fd); throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return fd
+    }
+
+    @Test func aPathThatNoOneCanOpenExits66EvenForRoot() throws {
+        // Permissions do not stop root, so these fail for reasons root cannot override: a path through a
+        // regular file (ENOTDIR), a loop of symbolic links (ELOOP) and a socket, which open(2) refuses (ENXIO).
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stage = folder.appendingPathComponent("stage.gpx")
+        try Self.gpx("").write(to: stage)
+        let loop = folder.appendingPathComponent("loop.gpx").path
+        #expect(symlink(loop, loop) == 0)
+        let socketPath = folder.appendingPathComponent("live.gpx").path
+        let socket = try Self.bindSocket(at: socketPath)
+        defer { close(socket) }
+        let cases = [
+            (stage.path + "/Etapa_1.gpx", "Not a directory"), (loop, "Too many levels of symbolic links"),
+            (socketPath, "No such device or address"),
+        ]
+        for (path, reason) in cases {
+            for command in [["convert"], ["stats"], ["profile"], ["near", "--at", "50,14"]] {
+                let run = try CLI.run(command + [path])
+                #expect(run.status == 66, "\(command) \(path): \(run.standardError)")
+                #expect(run.standardError == "routekit: error: \(path): cannot open: \(reason)\n", "\(command)")
+            }
+        }
+        // The real binary too, as a user meets it.
+        let run = try CLI.runBinary(["convert", loop])
+        #expect(run.status == 66)
+        #expect(run.standardError == "routekit: error: \(loop): cannot open: Too many levels of symbolic links\n")
+        #expect(run.standardOutput.isEmpty)
     }
 
     @Test func utf16WithoutAByteOrderMarkIsReadAsGPXAndRefusedAsGeoJSON() throws {

@@ -79,7 +79,7 @@ import Testing
     }
 
     /// A bundle as the route's backend serves it: a dated ZIP, here made on macOS, its files in one folder.
-    @Test func readsTheBundleAsPublished() throws {
+    @Test(.requires(.python3)) func readsTheBundleAsPublished() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let etape = #"[{"name":"01: Ljubljana – Govejek","href":"https://example.org/01/","desc":"Z gradu.  Dolžina:  Vzpon:  Spust: Trajanje: 3 ure","category":"Ljubljana","file":"Etapa_1.gpx"},{"name":"02: Govejek – Blegoš","href":"https://example.org/02/","desc":"Dolžina: 38 km","category":"Škofjeloško hribovje","file":"Etapa_2.gpx"}]"#
@@ -113,7 +113,7 @@ import Testing
         #expect(try String(contentsOfFile: out + "/stage-2.gpx", encoding: .utf8) == track(from: 46.1, name: "02_Govejek"))
     }
 
-    @Test func aHostileArchiveIsRefusedAndLeavesNothing() throws {
+    @Test(.requires(.python3)) func aHostileArchiveIsRefusedAndLeavesNothing() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out").path

@@ -1,6 +1,7 @@
 import Foundation
 import RouteKit
 import RouteKitCLI
+import Testing
 
 /// The result of one `routekit` run.
 struct Run {
@@ -72,13 +73,56 @@ enum CLI {
     static func zip(_ entries: [(name: String, bytes: [UInt8])], zeros: [String: Int] = [:], to path: String) throws {
         let spec: [String: Any] = ["path": path, "entries": entries.map { ["name": $0.name, "base64": Data($0.bytes).base64EncodedString(), "zeros": zeros[$0.name] ?? 0] }]
         let run = try runBinary([fixture("make-zip.py")], input: try JSONSerialization.data(withJSONObject: spec),
-                                executable: URL(fileURLWithPath: "/usr/bin/python3"))
-        guard run.status == 0 else { throw CocoaError(.fileWriteUnknown) }
+                                executable: URL(fileURLWithPath: try Tool.python3.requirePath()))
+        guard run.status == 0 else {
+            throw ToolError.failed(.python3, status: run.status, standardError: run.standardError)
+        }
     }
 
     static func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("routekit-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+}
+
+/// The programs some tests run besides RouteKit; `scripts/setup` installs each (its Debian package in brackets).
+/// A test that needs one says so with ``Testing/Trait/requires(_:)``: without the program it is reported as
+/// skipped, with the reason, never as passed.
+enum Tool: String {
+    /// Writes the ZIP archives of the tests with Tests/RouteKitTests/Fixtures/make-zip.py (python3).
+    case python3
+
+    var package: String { rawValue }
+
+    /// The program's path, found on PATH; nil when it is not installed.
+    var path: String? {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return folders.map { "\($0)/\(rawValue)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The program's path, or an error saying how to install it.
+    func requirePath() throws -> String {
+        guard let path else { throw ToolError.missing(self) }
+        return path
+    }
+}
+
+enum ToolError: Error, CustomStringConvertible {
+    case missing(Tool)
+    case failed(Tool, status: Int32, standardError: String)
+
+    var description: String {
+        switch self {
+        case .missing(let tool): "\(tool.rawValue) is not installed (Debian package \(tool.package); scripts/setup installs it)"
+        case let .failed(tool, status, standardError): "\(tool.rawValue) ended with exit \(status): \(standardError)"
+        }
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only when `tool` is installed; otherwise the test is reported as skipped, saying why.
+    static func requires(_ tool: Tool) -> Self {
+        .enabled(if: tool.path != nil, "\(tool.rawValue) is not installed (Debian package \(tool.package); scripts/setup installs it)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RouteKit
+import Testing
 
 /// Paths and helpers shared by the tests.
 enum Fixture {
@@ -49,6 +50,57 @@ func convertToGeoJSON(
     return (try String(contentsOfFile: outputPath, encoding: .utf8), warnings)
 }
 
+/// The programs some tests run besides RouteKit; `scripts/setup` installs each (its Debian package in brackets).
+/// A test that needs one says so with ``Testing/Trait/requires(_:)``: without the program it is reported as
+/// skipped, with the reason, never as passed.
+enum Tool: String {
+    /// GeographicLib's geodesic solver, the reference for lengths (geographiclib-tools).
+    case geodSolve = "GeodSolve"
+    /// libxml2's command-line parser (libxml2-utils).
+    case xmllint
+    /// Writes the ZIP archives of the tests with Fixtures/make-zip.py (python3).
+    case python3
+
+    var package: String {
+        switch self {
+        case .geodSolve: "geographiclib-tools"
+        case .xmllint: "libxml2-utils"
+        case .python3: "python3"
+        }
+    }
+
+    /// The program's path, found on PATH; nil when it is not installed.
+    var path: String? {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return folders.map { "\($0)/\(rawValue)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The program's path, or an error saying how to install it.
+    func requirePath() throws -> String {
+        guard let path else { throw ToolError.missing(self) }
+        return path
+    }
+}
+
+enum ToolError: Error, CustomStringConvertible {
+    case missing(Tool)
+    case failed(Tool, status: Int32, standardError: String)
+
+    var description: String {
+        switch self {
+        case .missing(let tool): "\(tool.rawValue) is not installed (Debian package \(tool.package); scripts/setup installs it)"
+        case let .failed(tool, status, standardError): "\(tool.rawValue) ended with exit \(status): \(standardError)"
+        }
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only when `tool` is installed; otherwise the test is reported as skipped, saying why.
+    static func requires(_ tool: Tool) -> Self {
+        .enabled(if: tool.path != nil, "\(tool.rawValue) is not installed (Debian package \(tool.package); scripts/setup installs it)")
+    }
+}
+
 /// ZIP archives for the tests, written by Python's zipfile (Fixtures/make-zip.py).
 enum Zip {
     /// One entry: bytes, a run of zero bytes (a bomb), or a symbolic link.
@@ -68,15 +120,20 @@ enum Zip {
             },
         ]
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Fixture.path("make-zip.py")]
+        process.executableURL = URL(fileURLWithPath: try Tool.python3.requirePath())
+        process.arguments = [Fixture.path("make-zip.py")]
         let input = Pipe()
+        let errors = Pipe()
         process.standardInput = input
+        process.standardError = errors
         try process.run()
         input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: spec))
         try input.fileHandleForWriting.close()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        guard process.terminationStatus == 0 else {
+            throw ToolError.failed(.python3, status: process.terminationStatus, standardError: message)
+        }
     }
 
     /// The bytes of a ZIP of `entries` (for a ZIP inside a ZIP).

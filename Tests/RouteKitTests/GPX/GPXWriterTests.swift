@@ -68,17 +68,29 @@ import Testing
         let wpt = try #require(text.range(of: "<wpt"))
         let trk = try #require(text.range(of: "<trk>"))
         #expect(wpt.lowerBound < trk.lowerBound)
-        // libxml2's own parser (through xmllint) accepts it.
+    }
+
+    @Test(.requires(.xmllint)) func xmllintAcceptsTheWrittenGPX() throws {
+        // libxml2's own command-line parser, outside RouteKit's reader, finds the output well-formed.
+        let document = GPXDocument(
+            waypoints: [Waypoint(coordinate: Coordinate(latitude: 46, longitude: 14), details: Details(name: "A & B <C> \"'"))],
+            tracks: [Track(details: Details(name: "t"), segments: [TrackSegment(points: [
+                TrackPoint(coordinate: Coordinate(latitude: 46.1, longitude: 14.1), elevation: 300.5,
+                    sensors: SensorReadings(heartRate: 120, power: 250)),
+            ])])])
+        let (_, text) = try roundTrip(document)
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = try Fixture.write(text.utf8Bytes, name: "w.gpx", in: folder)
         let lint = Process()
-        lint.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
-        lint.arguments = ["--noout", path]
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint") {
-            try lint.run()
-            lint.waitUntilExit()
-            #expect(lint.terminationStatus == 0)
-        }
+        lint.executableURL = URL(fileURLWithPath: try Tool.xmllint.requirePath())
+        lint.arguments = ["--noout", "--nonet", path]
+        let errors = Pipe()
+        lint.standardError = errors
+        try lint.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        lint.waitUntilExit()
+        #expect(lint.terminationStatus == 0, "\(message)")
+        #expect(message.isEmpty)
     }
 }

@@ -73,15 +73,36 @@ import Testing
     }
 
     @Test func keepsMemoryBoundedBySpoolingLongTracksToDisk() throws {
-        // A track whose coordinates exceed the in-memory spool limit still comes out whole and in order.
+        // A track whose coordinates and times each pass the 4 MB in-memory spool limit (150,000 points of about
+        // 40 bytes each: 6 MB per column), so both go through the spool's temporary file, still comes out whole
+        // and in order.
+        let count = 150_000
+        let longitude = 14.123456789012345
+        func latitude(_ i: Int) -> Double { 45 + Double(i) * 1e-7 + 1e-13 }
+        func time(_ i: Int) -> String {
+            let fraction = String(i)
+            return "2026-01-01T00:00:00." + String(repeating: "0", count: 9 - fraction.count) + fraction + "+02:00"
+        }
         var gpx = "<gpx><trk><trkseg>"
-        for i in 0..<120_000 { gpx += "<trkpt lat=\"\(45 + Double(i) * 1e-6)\" lon=\"14\"><time>2026-01-01T00:00:00Z</time></trkpt>" }
+        gpx.reserveCapacity(count * 120)
+        for i in 0..<count {
+            gpx += "<trkpt lat=\"\(latitude(i))\" lon=\"\(longitude)\"><time>\(time(i))</time></trkpt>"
+        }
         gpx += "</trkseg></trk></gpx>"
         let (text, _) = try convertToGeoJSON(gpx.utf8Bytes)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let feature = try #require((json["features"] as? [[String: Any]])?.first)
         let coordinates = try #require((feature["geometry"] as? [String: Any])?["coordinates"] as? [[Double]])
-        #expect(coordinates.count == 120_000)
-        #expect(coordinates[119_999][1] == 45 + 119_999 * 1e-6)
+        #expect(coordinates.allSatisfy { $0.count == 2 })
+        let times = try #require((feature["properties"] as? [String: Any])?["coordinateProperties"] as? [String: Any])["times"] as? [String]
+        #expect(coordinates.count == count)
+        #expect(times?.count == count)
+        #expect(text.utf8.count > 2 * (4 << 20))
+        // Numbers are written in their shortest form that reads back (Swift's own description of a Double), so the
+        // whole arrays can be compared as text (Foundation's JSON reader rounds some 17-digit numbers).
+        let expectedCoordinates = (0..<count).map { "[\(longitude),\(latitude($0))]" }.joined(separator: ",")
+        #expect(text.contains("\"coordinates\":[" + expectedCoordinates + "]"))
+        let expectedTimes = (0..<count).map { "\"\(time($0))\"" }.joined(separator: ",")
+        #expect(text.contains("\"times\":[" + expectedTimes + "]"))
     }
 }

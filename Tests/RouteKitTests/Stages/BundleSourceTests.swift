@@ -54,7 +54,7 @@ enum SampleBundle {
         return path
     }
 
-    @Test func readsAFlatDatedZIP() throws {
+    @Test(.requires(.python3)) func readsAFlatDatedZIP() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try BundleSource.open(try zip("ZIP_03-09-2019.zip", SampleBundle.entries()))
         #expect(source.names == ["Etapa_1.gpx", "Etapa_2.gpx", "KT.gpx", "etape.json", "kt.json"])
@@ -64,7 +64,7 @@ enum SampleBundle {
         #expect(source.notes.isEmpty)
     }
 
-    @Test func readsAZIPWhoseFilesSitInOneFolderAndIgnoresWhatMacOSAdds() throws {
+    @Test(.requires(.python3)) func readsAZIPWhoseFilesSitInOneFolderAndIgnoresWhatMacOSAdds() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         // A folder name with letters beyond ASCII, as people name folders (libarchive needs a UTF-8 locale).
         let folderName = "Pot čez Slovenijo 03-09-2019"
@@ -81,7 +81,7 @@ enum SampleBundle {
         #expect(source.date == BundleDate(year: 2019, month: 9, day: 3))
     }
 
-    @Test func opensTheNewestDatedZIPInsideAZIP() throws {
+    @Test(.requires(.python3)) func opensTheNewestDatedZIPInsideAZIP() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         var older = SampleBundle.entries()
         older.removeLast()  // the older release has no kt.json
@@ -98,7 +98,7 @@ enum SampleBundle {
         #expect(source.displayName("KT.gpx").hasSuffix("downloads.zip › downloads/ZIP_03-09-2019.zip › KT.gpx"))
     }
 
-    @Test func readsAFolderItsOnlySubfolderOrTheDatedZIPInIt() throws {
+    @Test(.requires(.python3)) func readsAFolderItsOnlySubfolderOrTheDatedZIPInIt() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("ZIP_01-02-2020")
         try FileManager.default.createDirectory(at: plain.appendingPathComponent("inner"), withIntermediateDirectories: true)
@@ -113,7 +113,7 @@ enum SampleBundle {
         #expect(zipped.names.count == 5)
     }
 
-    @Test func refusesAnArchiveThatWouldExpandPastTheLimit() throws {
+    @Test(.requires(.python3)) func refusesAnArchiveThatWouldExpandPastTheLimit() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         // A ZIP bomb: 600 MiB of zeros in 600 KB.
         let bomb = try zip("bomb.zip", [Zip.Entry(name: "Etapa_1.gpx", zeros: 600 << 20)])
@@ -126,7 +126,7 @@ enum SampleBundle {
         #expect(throws: ArchiveError.tooManyEntries(path: two, limit: 3)) { try BundleSource.open(two, budget: &few) }
     }
 
-    @Test func refusesArchivesNestedDeeperThanThree() throws {
+    @Test(.requires(.python3)) func refusesArchivesNestedDeeperThanThree() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         var inner = try Zip.bytes(SampleBundle.entries())
         for level in 0..<3 { inner = try Zip.bytes([Zip.Entry(name: "level\(level).zip", bytes: inner)]) }
@@ -139,7 +139,7 @@ enum SampleBundle {
         }
     }
 
-    @Test func neverFollowsALinkOrAPathOutOfTheArchive() throws {
+    @Test(.requires(.python3)) func neverFollowsALinkOrAPathOutOfTheArchive() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let entries = [
             Zip.Entry(name: "../../../outside/Etapa_1.gpx", bytes: SampleBundle.stage(1, from: 46)),
@@ -153,7 +153,7 @@ enum SampleBundle {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("outside").path))
     }
 
-    @Test func saysWhatIsWrongWithSomethingThatIsNoBundle() throws {
+    @Test(.requires(.python3)) func saysWhatIsWrongWithSomethingThatIsNoBundle() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let text = folder.appendingPathComponent("notes.zip").path
         try Data("not an archive at all".utf8).write(to: URL(fileURLWithPath: text))

@@ -11,7 +11,7 @@ import Testing
         return StageBundle.read(try BundleSource.open(path))
     }
 
-    @Test func usesEveryFileOfTheBundle() throws {
+    @Test(.requires(.python3)) func usesEveryFileOfTheBundle() throws {
         let b = try bundle(SampleBundle.entries())
         #expect(b.date?.iso == "2019-09-03")
         #expect(b.stages.map(\.number) == [1, 2])
@@ -29,7 +29,7 @@ import Testing
         #expect(b.stages[0].statistics.durationSeconds != nil)
     }
 
-    @Test func takesAStageFromEtapeJSONByFileOrByTheNumberInItsName() throws {
+    @Test(.requires(.python3)) func takesAStageFromEtapeJSONByFileOrByTheNumberInItsName() throws {
         var entries = SampleBundle.entries()
         // The stages listed in reverse, one under a name of its own, a byte-order mark on the JSON and a stage.
         entries[0] = Zip.Entry(name: "Ljubljana.gpx", bytes: SampleBundle.stage(1, from: 46.0, bom: true))
@@ -41,7 +41,7 @@ import Testing
         #expect(b.problems.contains("etape.json names 1 file not in the bundle: Etapa_3.gpx"))
     }
 
-    @Test func reportsWhatIsMissingOrBrokenAndKeepsTheRest() throws {
+    @Test(.requires(.python3)) func reportsWhatIsMissingOrBrokenAndKeepsTheRest() throws {
         var entries = SampleBundle.entries()
         entries.removeLast()  // no kt.json
         entries[3] = Zip.Entry(name: "etape.json", bytes: Array("[{\"name\": ".utf8))

@@ -1,0 +1,34 @@
+import Foundation
+import RouteKit
+import Testing
+
+@Suite struct JSONValueTests {
+    @Test func compactNumberArraysEqualTheSameNumbersWrittenOut() {
+        #expect(JSONValue.numbers([1, 2]) == .array([.number(1), .number(2)]))
+        #expect(JSONValue.array([.number(1), .number(2)]) == .numbers([1, 2]))
+        #expect(JSONValue.numbers([1, 2]) != .array([.number(1), .string("2")]))
+        #expect(JSONValue.numbers([1, 2]).elements == [.number(1), .number(2)])
+        #expect(JSONValue.object([("a", .null)]) != .object([("b", .null)]))
+        #expect(JSONValue.object([("a", .null), ("b", .bool(true))]) != .object([("b", .bool(true)), ("a", .null)]))
+    }
+
+    @Test func accessorsAnswerOnlyForTheirOwnKind() {
+        let value = JSONValue.object([("name", .string("KT 1")), ("n", .number(3)), ("name", .string("KT 2"))])
+        #expect(value["name"]?.string == "KT 2")
+        #expect(value["n"]?.number == 3)
+        #expect(value["missing"] == nil)
+        #expect(value["n"]?.string == nil)
+        #expect(JSONValue.string("x")["name"] == nil)
+        #expect(JSONValue.string("x").number == nil && JSONValue.number(1).elements == nil)
+        #expect(JSONValue.null.isNull && !JSONValue.bool(false).isNull)
+    }
+
+    @Test func readsAFileFromDisk() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Fixture.write(Array(#"[{"zapSt":"1","naziv":"Ljubljanski grad"}]"#.utf8), name: "kt.json", in: folder)
+        let value = try JSONValue.read(path: path)
+        #expect(value.elements?.first?["naziv"]?.string == "Ljubljanski grad")
+        #expect(throws: IOError.self) { try JSONValue.read(path: folder.appendingPathComponent("none.json").path) }
+    }
+}
