@@ -135,7 +135,9 @@ struct MapCommand: Command {
             try readInput(file, format: format, strict: false, quiet: quiet, console: console, handler: builder)
             let document = builder.document
             if document.tracks.isEmpty {
-                lines += document.routes.map { TrackMap.Line(name: $0.name ?? file.path, segments: [$0.points.map(\.coordinate)]) }
+                lines += document.routes.map {
+                    TrackMap.Line(name: $0.name ?? file.path, segments: [$0.points.map(\.coordinate)])
+                }
             } else {
                 lines += document.tracks.map { TrackMap.Line(track: $0, name: $0.name ?? file.path) }
             }
@@ -153,7 +155,8 @@ struct MapCommand: Command {
         let name = { (i: Int) in points[i].name ?? "waypoint \(i + 1)" }
         let far = placements.filter { !($0.offTrackMeters <= maxDistance) }.map { name($0.index) }
         if !far.isEmpty && !quiet {
-            console.warning("\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") further than \(Int(maxDistance)) m "
+            console.warning("\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") "
+                + "further than \(Int(maxDistance)) m "
                 + "from every track left out: \(far.joined(separator: ", "))")
         }
         return placements.filter { $0.offTrackMeters <= maxDistance }

@@ -267,7 +267,8 @@ struct NearCommand: Command {
         do {
             return try TrackMap(width: 900, height: 900).render(
                 title: "Clubrooms near \(answer.query.label)",
-                subtitle: "\(count) clubroom\(count == 1 ? "" : "s") within \(DecimalText.compact(radius / 1000, decimals: 1)) km",
+                subtitle: "\(count) clubroom\(count == 1 ? "" : "s") within "
+                    + "\(DecimalText.compact(radius / 1000, decimals: 1)) km",
                 lines: [], markers: [], clubrooms: places,
                 search: TrackMap.Search(center: answer.query.coordinate, radiusMeters: radius))
         } catch let error as ProjectionError {

@@ -146,7 +146,8 @@ struct ProfileCommand: Command {
             }
         }
         if !far.isEmpty && !quiet {
-            console.warning("\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") further than \(Int(maxDistance)) m "
+            console.warning("\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") "
+                + "further than \(Int(maxDistance)) m "
                 + "from the track left out: \(far.joined(separator: ", "))")
         }
         return placed
@@ -156,18 +157,22 @@ struct ProfileCommand: Command {
     private static func csv(_ profile: ElevationProfile, into buffer: inout ByteBuffer) {
         buffer.append("distance_m,elevation_m,smoothed_elevation_m,grade_pct\n")
         for s in profile.samples {
-            buffer.append(string: "\(DecimalText.compact(s.distanceMeters, decimals: 3)),\(DecimalText.compact(s.elevationMeters, decimals: 3)),"
-                + "\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),\(DecimalText.compact(s.gradePercent, decimals: 2))\n")
+            buffer.append(string: "\(DecimalText.compact(s.distanceMeters, decimals: 3)),"
+                + "\(DecimalText.compact(s.elevationMeters, decimals: 3)),"
+                + "\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),"
+                + "\(DecimalText.compact(s.gradePercent, decimals: 2))\n")
         }
     }
 
     /// The profile as JSON: name, length, ascent and descent, the waypoints placed and the samples.
-    private static func json(_ profile: ElevationProfile, waypoints placed: [PlacedWaypoint], into buffer: inout ByteBuffer) {
+    private static func json(_ profile: ElevationProfile, waypoints placed: [PlacedWaypoint],
+                             into buffer: inout ByteBuffer) {
+        func number(_ value: Double?) -> String { value.map { DecimalText.compact($0, decimals: 3) } ?? "null" }
         buffer.append("{\"name\":")
         if let name = profile.name { JSONText.appendString(name, to: &buffer) } else { buffer.append("null") }
-        buffer.append(string: ",\"length_2d_m\":\(DecimalText.compact(profile.statistics.length2DMeters, decimals: 3))")
-        buffer.append(string: ",\"ascent_m\":\(profile.statistics.ascent.map { DecimalText.compact($0.ascentMeters, decimals: 3) } ?? "null")")
-        buffer.append(string: ",\"descent_m\":\(profile.statistics.ascent.map { DecimalText.compact($0.descentMeters, decimals: 3) } ?? "null")")
+        buffer.append(string: ",\"length_2d_m\":\(number(profile.statistics.length2DMeters))")
+        buffer.append(string: ",\"ascent_m\":\(number(profile.statistics.ascent?.ascentMeters))")
+        buffer.append(string: ",\"descent_m\":\(number(profile.statistics.ascent?.descentMeters))")
         buffer.append(",\"waypoints\":[")
         for (i, p) in placed.enumerated() {
             if i > 0 { buffer.append(0x2C) }

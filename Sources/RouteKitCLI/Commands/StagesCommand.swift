@@ -110,7 +110,8 @@ struct StagesCommand: Command {
                                    maps: drawings.map(\.map), nearby: nearby, radius: radius), to: "\(out)/index.html")
         progress?.finish()
         if !quiet {
-            console.note("routekit: wrote \(data.stages.count) stage\(data.stages.count == 1 ? "" : "s") into \(out)/ (open \(out)/index.html)")
+            let count = data.stages.count
+            console.note("routekit: wrote \(count) stage\(count == 1 ? "" : "s") into \(out)/ (open \(out)/index.html)")
         }
         return .success
     }
@@ -141,7 +142,8 @@ struct StagesCommand: Command {
     }
 
     /// Every stage's GeoJSON, GPX, profile and map, written on all cores (the stages are independent).
-    private func writeStages(_ data: StageBundle, source: BundleSource, into out: String, drawn: ProgressCounter) throws -> [Drawings] {
+    private func writeStages(_ data: StageBundle, source: BundleSource, into out: String,
+                             drawn: ProgressCounter) throws -> [Drawings] {
         drawn.expect(Int64(data.stages.count))
         return try parallelMap(data.stages.count) { i -> Drawings in
             defer { drawn.advance(by: 1) }

@@ -79,7 +79,8 @@ enum NearFormatter {
                 ])
             }
             alignedTable(lines, into: &b)
-            b.append(string: "\(answer.clubrooms.count) clubroom\(answer.clubrooms.count == 1 ? "" : "s") within \(DecimalText.fixed(radius / 1000, decimals: 1)) km.\n")
+            let count = answer.clubrooms.count
+            b.append(string: "\(count) clubroom\(count == 1 ? "" : "s") within \(DecimalText.fixed(radius / 1000, decimals: 1)) km.\n")
         }
     }
 
@@ -88,8 +89,8 @@ enum NearFormatter {
         var first = true
         for answer in answers {
             for found in answer.clubrooms {
-                appendFeature(found.clubroom, distanceMeters: found.distanceMeters, query: many ? answer.query.label : nil,
-                              first: &first, into: &b) { b in
+                let query = many ? answer.query.label : nil
+                appendFeature(found.clubroom, distanceMeters: found.distanceMeters, query: query, first: &first, into: &b) { b in
                     b.append(",\"bearing_deg\":")
                     DecimalText.append(found.bearingDegrees, precision: 2, to: &b)
                     b.append(",\"compass\":")
@@ -129,8 +130,9 @@ enum NearFormatter {
 
     /// The clubroom's properties after the measures: type, address, notes, water scouts, units, meetings.
     private static func appendDetails(_ room: Clubroom, into b: inout ByteBuffer) {
-        for (key, value) in [("type", room.type), ("street", room.street), ("city", room.city), ("postcode", room.postcode),
-                             ("description", room.description), ("note", room.note), ("occupation_note", room.occupationNote)] {
+        let details = [("type", room.type), ("street", room.street), ("city", room.city), ("postcode", room.postcode),
+                       ("description", room.description), ("note", room.note), ("occupation_note", room.occupationNote)]
+        for (key, value) in details {
             guard let value else { continue }
             b.append(string: ",\"\(key)\":")
             JSONText.appendString(value, to: &b)
@@ -205,7 +207,8 @@ enum NearFormatter {
     }
 
 
-    static func alongTable(_ found: [ClubroomIndex.AlongTrack], label: String, radius: Double, into b: inout ByteBuffer) {
+    static func alongTable(_ found: [ClubroomIndex.AlongTrack], label: String, radius: Double,
+                           into b: inout ByteBuffer) {
         b.append(string: "\(label): clubrooms within \(DecimalText.fixed(radius / 1000, decimals: 1)) km of the track\n")
         guard !found.isEmpty else { return b.append("None.\n") }
         var lines: [[String]] = [["At km", "Off track", "Name", "Address", "Meetings"]]

@@ -64,7 +64,8 @@ enum StageOutput {
     }
 
     /// One stage's object: what the bundle says of it, its statistics, control points and the clubrooms near it.
-    private static func stageJSON(_ stage: StageBundle.Stage, nearby: [ClubroomIndex.AlongTrack], _ b: inout ByteBuffer) {
+    private static func stageJSON(_ stage: StageBundle.Stage, nearby: [ClubroomIndex.AlongTrack],
+                                  _ b: inout ByteBuffer) {
         b.append(string: "{\"number\":\(stage.number),\"name\":")
         jsonString(stage.name, &b)
         b.append(",\"file\":")
@@ -91,7 +92,8 @@ enum StageOutput {
                 jsonString(found.clubroom.id, &b)
                 b.append(",\"name\":")
                 jsonString(found.clubroom.name, &b)
-                b.append(string: ",\"distance_m\":\(number(found.distanceMeters)),\"along_m\":\(number(found.alongMeters))}")
+                b.append(string: ",\"distance_m\":\(number(found.distanceMeters)),"
+                    + "\"along_m\":\(number(found.alongMeters))}")
             }
             b.append("]")
         }
@@ -106,7 +108,8 @@ enum StageOutput {
     }
 
     /// A control point's object opened: number, name, address, stamp (the caller closes it).
-    private static func entryJSON(_ number: Int?, _ name: String, _ address: String?, _ stamp: String?, _ b: inout ByteBuffer) {
+    private static func entryJSON(_ number: Int?, _ name: String, _ address: String?, _ stamp: String?,
+                                  _ b: inout ByteBuffer) {
         b.append(string: "{\"number\":\(number.map(String.init) ?? "null"),\"name\":")
         jsonString(name, &b)
         b.append(",\"address\":")
@@ -123,7 +126,8 @@ enum StageOutput {
         } else {
             b.append(string: ",\"nearest_stage_m\":\(number(p.offTrackMeters.isFinite ? p.offTrackMeters : nil))")
         }
-        b.append(string: ",\"latitude\":\(number(p.coordinate.latitude, 7)),\"longitude\":\(number(p.coordinate.longitude, 7))}")
+        b.append(string: ",\"latitude\":\(number(p.coordinate.latitude, 7)),"
+            + "\"longitude\":\(number(p.coordinate.longitude, 7))}")
     }
 
     static func csv(_ data: StageBundle, total: TrackStatistics) -> String {
@@ -171,7 +175,8 @@ enum StageOutput {
         h += contents(data)
         h += unplacedPoints(data)
         for (i, stage) in data.stages.enumerated() {
-            h += stageSection(stage, profile: profiles[i], map: maps[i], nearby: nearby.isEmpty ? [] : nearby[i], radius: radius)
+            let near = nearby.isEmpty ? [] : nearby[i]
+            h += stageSection(stage, profile: profiles[i], map: maps[i], nearby: near, radius: radius)
         }
         h += "</main>\n</body>\n</html>\n"
         return h
@@ -231,7 +236,8 @@ enum StageOutput {
     private static func contents(_ data: StageBundle) -> String {
         var h = ""
         for stage in data.stages {
-            h += "<li><a href=\"#stage-\(stage.number)\">\(escape(stage.name))</a> — \(km(stage.statistics.length2DMeters)), "
+            h += "<li><a href=\"#stage-\(stage.number)\">\(escape(stage.name))</a> — "
+                + "\(km(stage.statistics.length2DMeters)), "
                 + "↑ \(metres(stage.statistics.ascent?.ascentMeters))</li>\n"
         }
         return h + "</ol></nav>\n"
@@ -244,7 +250,8 @@ enum StageOutput {
             h += "<p class=\"note\">Control points near no stage: \(data.unassigned.map { escape($0.name) }.joined(separator: ", ")).</p>\n"
         }
         guard !data.withoutPosition.isEmpty else { return h }
-        h += "<h3>Control points without a position</h3>\n<p class=\"note\">The list of control points has these, but the waypoint file does not: "
+        h += "<h3>Control points without a position</h3>\n"
+        h += "<p class=\"note\">The list of control points has these, but the waypoint file does not: "
         h += "they are on no map and in no stage.</p>\n<ul class=\"kt\">\n"
         for e in data.withoutPosition {
             h += "<li>" + controlPoint(e.number, e.name, e.address, e.stamp, along: nil) + "</li>\n"
@@ -253,20 +260,22 @@ enum StageOutput {
     }
 
     /// One stage's section: name, category, link, description, statistics, profile, map, control points, clubrooms.
-    private static func stageSection(_ stage: StageBundle.Stage, profile: String, map: String, nearby: [ClubroomIndex.AlongTrack],
-                                     radius: Double) -> String {
+    private static func stageSection(_ stage: StageBundle.Stage, profile: String, map: String,
+                                     nearby: [ClubroomIndex.AlongTrack], radius: Double) -> String {
         let s = stage.statistics
         var h = "<section id=\"stage-\(stage.number)\">\n<h2>\(escape(stage.name))</h2>\n"
         if let category = stage.category { h += "<p class=\"cat\">\(escape(category))</p>\n" }
         if let href = stage.href, href.hasPrefix("https://") || href.hasPrefix("http://") {
-            h += "<p class=\"link\"><a href=\"\(escape(href))\">The stage on the route's website</a> (needs a connection)</p>\n"
+            h += "<p class=\"link\"><a href=\"\(escape(href))\">The stage on the route's website</a>"
+                + " (needs a connection)</p>\n"
         }
         h += descriptionHTML(stage)
         h += "<div class=\"scroll\"><table><tr><th>Length</th><th class=\"n\">Ascent</th><th class=\"n\">Descent</th>"
             + "<th class=\"n\">Lowest</th><th class=\"n\">Highest</th></tr>"
         h += "<tr><td>\(km(s.length2DMeters))</td><td class=\"n\">\(metres(s.ascent?.ascentMeters))</td>"
             + "<td class=\"n\">\(metres(s.ascent?.descentMeters))</td>"
-        h += "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td></tr></table></div>\n"
+        h += "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td>"
+            + "</tr></table></div>\n"
         h += inline(profile) + "\n" + inline(map) + "\n"
         if !stage.controlPoints.isEmpty {
             h += "<h3>Control points</h3><ul class=\"kt\">\n"
@@ -276,7 +285,8 @@ enum StageOutput {
             h += "</ul>\n"
         }
         h += clubroomsHTML(nearby, radius: radius)
-        h += "<p><a href=\"stage-\(stage.number).geojson\">GeoJSON</a> · <a href=\"stage-\(stage.number).gpx\">GPX</a> · "
+        h += "<p><a href=\"stage-\(stage.number).geojson\">GeoJSON</a> · "
+            + "<a href=\"stage-\(stage.number).gpx\">GPX</a> · "
             + "<a href=\"#contents\">stages</a></p>\n</section>\n"
         return h
     }
@@ -286,7 +296,8 @@ enum StageOutput {
         let pieces = stage.descriptionPieces()
         guard !pieces.isEmpty else { return "" }
         return "<p lang=\"sl\">" + pieces.map {
-            $0.isMeasured ? "<span class=\"measured\" title=\"measured from the track\">\(escape($0.text))</span>" : escape($0.text)
+            $0.isMeasured
+                ? "<span class=\"measured\" title=\"measured from the track\">\(escape($0.text))</span>" : escape($0.text)
         }.joined() + "</p>\n"
     }
 
@@ -295,7 +306,8 @@ enum StageOutput {
         guard !nearby.isEmpty else { return "" }
         var h = "<h3>Clubrooms within \(km(radius)) of the track</h3><ul>\n"
         for found in nearby {
-            h += "<li>km \(DecimalText.fixed(found.alongMeters / 1000, decimals: 1)): <b>\(escape(found.clubroom.name))</b>, "
+            h += "<li>km \(DecimalText.fixed(found.alongMeters / 1000, decimals: 1)): "
+                + "<b>\(escape(found.clubroom.name))</b>, "
                 + "\(escape(found.clubroom.address)) (\(km(found.distanceMeters)) off the track)</li>\n"
         }
         return h + "</ul>\n"
