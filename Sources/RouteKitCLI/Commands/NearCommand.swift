@@ -222,7 +222,11 @@ struct NearCommand: Command {
         case .table: NearFormatter.table(answers, radius: radius, many: atFile != nil, into: &buffer)
         case .geojson: NearFormatter.geojson(answers, many: atFile != nil, into: &buffer)
         case .csv: NearFormatter.csv(answers, into: &buffer)
-        case .svg: buffer.append(string: try map(answers[0]))
+        case .svg:
+            guard let first = answers.first else {
+                throw CLIError.usage("--format svg draws the map around one position: use it with --at")
+            }
+            buffer.append(string: try map(first))
         }
         try console.write(&buffer, to: output)
         return .success
