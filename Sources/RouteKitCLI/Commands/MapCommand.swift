@@ -108,51 +108,11 @@ struct MapCommand: Command {
     }
 
     func run(console: Console) throws -> ExitCode {
-        var lines: [TrackMap.Line] = []
-        for (file, format) in try openTrackInputs(inputs) {
-            let builder = GPXDocumentBuilder()
-            try readInput(file, format: format, strict: false, quiet: quiet, console: console, handler: builder)
-            let document = builder.document
-            if document.tracks.isEmpty {
-                lines += document.routes.map { TrackMap.Line(name: $0.name ?? file.path, segments: [$0.points.map(\.coordinate)]) }
-            } else {
-                lines += document.tracks.map { TrackMap.Line(track: $0, name: $0.name ?? file.path) }
-            }
-        }
-        guard !lines.isEmpty else { throw CLIError.data("no track or route in \(inputs.joined(separator: ", "))") }
+        let lines = try readLines(console: console)
         // One corridor per line, for the waypoints and the clubrooms alike.
         let corridors = waypoints == nil && clubrooms.isEmpty ? [] : lines.map { TrackCorridor(segments: $0.segments) }
-        var markers: [TrackMap.Marker] = []
-        if let waypoints {
-            let document = try GPXReader().document(at: waypoints)
-            // Each waypoint near a track, in order along the tracks (the first track first).
-            var near: [(line: Int, along: Double, marker: TrackMap.Marker)] = []
-            var far: [String] = []
-            for (i, w) in document.waypoints.enumerated() {
-                let name = w.name ?? "waypoint \(i + 1)"
-                let places = corridors.enumerated().map { ($0.offset, $0.element.place(w.coordinate)) }
-                guard let best = places.min(by: { $0.1.distanceMeters < $1.1.distanceMeters }), best.1.distanceMeters <= maxDistance else {
-                    far.append(name)
-                    continue
-                }
-                near.append((best.0, best.1.alongMeters, TrackMap.Marker(label: name, coordinate: w.coordinate)))
-            }
-            markers = near.sorted { ($0.line, $0.along) < ($1.line, $1.along) }.map(\.marker)
-            if !far.isEmpty && !quiet {
-                console.warning("\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") further than \(Int(maxDistance)) m from every track left out: \(far.joined(separator: ", "))")
-            }
-        }
-        var rooms: [TrackMap.Marker] = []
-        if !clubrooms.isEmpty {
-            let catalog = try ClubroomCatalog.read(paths: clubrooms).filtered(by: filter)
-            let coordinates = catalog.clubrooms.map(\.coordinate)
-            let index = GeodesicIndex(coordinates)
-            var found = Set<Int>()
-            for corridor in corridors {
-                for m in corridor.positions(within: radius, among: index, coordinates: coordinates) { found.insert(m.index) }
-            }
-            rooms = found.sorted().map { TrackMap.Marker(label: catalog.clubrooms[$0].name, coordinate: coordinates[$0]) }
-        }
+        let markers = try waypointMarkers(on: corridors, console: console)
+        let rooms = try clubroomMarkers(near: corridors)
         let svg: String
         do {
             var map = TrackMap(width: size.width, height: size.height)
@@ -165,5 +125,50 @@ struct MapCommand: Command {
         buffer.append(string: svg)
         try console.write(&buffer, to: output)
         return .success
+    }
+
+    /// Every track of the inputs as a line (a file's routes when it has no track); throws when there is none.
+    private func readLines(console: Console) throws -> [TrackMap.Line] {
+        var lines: [TrackMap.Line] = []
+        for (file, format) in try openTrackInputs(inputs) {
+            let builder = GPXDocumentBuilder()
+            try readInput(file, format: format, strict: false, quiet: quiet, console: console, handler: builder)
+            let document = builder.document
+            if document.tracks.isEmpty {
+                lines += document.routes.map {
+                    TrackMap.Line(name: $0.name ?? file.path, segments: [$0.points.map(\.coordinate)])
+                }
+            } else {
+                lines += document.tracks.map { TrackMap.Line(track: $0, name: $0.name ?? file.path) }
+            }
+        }
+        guard !lines.isEmpty else { throw CLIError.data("no track or route in \(inputs.joined(separator: ", "))") }
+        return lines
+    }
+
+    /// The --waypoints near a track, in order along the tracks (the first track first); those further than
+    /// --max-distance from every track are left out with a warning.
+    private func waypointMarkers(on corridors: [TrackCorridor], console: Console) throws -> [TrackMap.Marker] {
+        guard let waypoints else { return [] }
+        let points = try GPXReader().document(at: waypoints).waypoints
+        let placements = Placement.place(points.map(\.coordinate), on: corridors)
+        let name = { (i: Int) in points[i].name ?? "waypoint \(i + 1)" }
+        let far = placements.filter { !($0.offTrackMeters <= maxDistance) }.map { name($0.index) }
+        if !far.isEmpty && !quiet {
+            console.warning("\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") "
+                + "further than \(Int(maxDistance)) m "
+                + "from every track left out: \(far.joined(separator: ", "))")
+        }
+        return placements.filter { $0.offTrackMeters <= maxDistance }
+            .sorted { ($0.line, $0.alongMeters) < ($1.line, $1.alongMeters) }
+            .map { TrackMap.Marker(label: name($0.index), coordinate: points[$0.index].coordinate) }
+    }
+
+    /// The clubrooms of --clubrooms within --radius of any of the tracks, in catalog order.
+    private func clubroomMarkers(near corridors: [TrackCorridor]) throws -> [TrackMap.Marker] {
+        guard !clubrooms.isEmpty else { return [] }
+        let index = ClubroomIndex(try ClubroomCatalog.read(paths: clubrooms).filtered(by: filter).clubrooms)
+        let near = Set(corridors.flatMap { index.clubrooms(within: radius, along: $0).map(\.clubroom) })
+        return index.clubrooms.filter(near.contains).map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate) }
     }
 }

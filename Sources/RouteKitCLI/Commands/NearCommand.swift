@@ -193,84 +193,109 @@ struct NearCommand: Command {
         return result
     }
 
+    /// The clubrooms found for one position.
+    struct Answer {
+        var query: Query
+        var clubrooms: [ClubroomIndex.Found]
+    }
+
     func run(console: Console) throws -> ExitCode {
         if skautISRequest { return try writeSkautISRequest(console: console) }
         let started = Clock.seconds()
         let positions = along == nil ? try queries() : []
-        let counter = console.errorIsTerminal ? ProgressCounter() : nil
-        let progress = counter.flatMap { ProgressBar.bytes("near", console: console, counter: $0) }
-        defer { progress?.finish() }
-        let catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns, progress: counter)
-        progress?.finish()
-        reportSkipped(catalog, console: console)
-        var rooms = catalog.clubrooms
-        guard !rooms.isEmpty else {
-            throw CLIError.data("no usable clubroom in \(catalogs.joined(separator: ", "))")
-        }
-        if !filter.isEmpty {
-            rooms = filter.apply(to: rooms)
-            if rooms.isEmpty && !quiet { console.warning("no clubroom in the catalogs passes \(Self.describe(filter))") }
-        }
-        let coordinates = rooms.map(\.coordinate)
-        if let along { return try runAlong(along, rooms: rooms, coordinates: coordinates, console: console) }
+        let rooms = try readClubrooms(console: console)
+        if let along { return try runAlong(along, rooms: rooms, console: console) }
         let read = Clock.seconds()
-        let index = exhaustive ? nil : GeodesicIndex(coordinates)
+        let index = ClubroomIndex(rooms)
         let built = Clock.seconds()
-        var results: [(query: Query, matches: [GeodesicIndex.Match])] = []
-        for q in positions {
-            var matches = index?.positions(within: radius, of: q.coordinate)
-                ?? GeodesicIndex.scan(coordinates, within: radius, of: q.coordinate)
-            if let limit, matches.count > limit { matches = Array(matches.prefix(limit)) }
-            results.append((q, matches))
-        }
+        let answers = positions.map { answer($0, index: index) }
         let searched = Clock.seconds()
         if verbose {
-            let found = results.reduce(0) { $0 + $1.matches.count }
+            let found = answers.reduce(0) { $0 + $1.clubrooms.count }
             console.note("routekit: read \(rooms.count) clubrooms in \(Clock.milliseconds(read - started)); "
                 + (exhaustive ? "no index (--exhaustive); " : "index built in \(Clock.milliseconds(built - read)); ")
                 + "\(positions.count) quer\(positions.count == 1 ? "y" : "ies") answered in \(Clock.milliseconds(searched - built)) "
                 + "(\(Clock.milliseconds((searched - built) / Double(positions.count))) each, \(found) results)")
         }
         var buffer = ByteBuffer(capacity: 1 << 16)
-        let many = atFile != nil
         switch format {
-        case .table: NearFormatter.table(results, rooms, radius: radius, many: many, into: &buffer)
-        case .geojson: NearFormatter.geojson(results, rooms, many: many, into: &buffer)
-        case .csv: NearFormatter.csv(results, rooms, into: &buffer)
+        case .table: NearFormatter.table(answers, radius: radius, many: atFile != nil, into: &buffer)
+        case .geojson: NearFormatter.geojson(answers, many: atFile != nil, into: &buffer)
+        case .csv: NearFormatter.csv(answers, into: &buffer)
         case .svg:
-            // The same renderer as `routekit map`, with the search drawn on it.
-            let places = results.flatMap { $0.matches.map { TrackMap.Marker(label: NearFormatter.label(rooms[$0.index]), coordinate: rooms[$0.index].coordinate) } }
-            let count = places.count
-            do {
-                buffer.append(string: try TrackMap(width: 900, height: 900).render(
-                    title: "Clubrooms near \(positions[0].label)",
-                    subtitle: "\(count) clubroom\(count == 1 ? "" : "s") within \(DecimalText.compact(radius / 1000, decimals: 1)) km",
-                    lines: [], markers: [], clubrooms: places, search: TrackMap.Search(center: positions[0].coordinate, radiusMeters: radius)))
-            } catch let error as ProjectionError {
-                throw CLIError.data(error.description)
+            guard let first = answers.first else {
+                throw CLIError.usage("--format svg draws the map around one position: use it with --at")
             }
+            buffer.append(string: try map(first))
         }
         try console.write(&buffer, to: output)
         return .success
     }
 
+    /// The catalogs' clubrooms that pass the filter (warning when none does); throws when the catalogs have none.
+    private func readClubrooms(console: Console) throws -> [Clubroom] {
+        let counter = console.errorIsTerminal ? ProgressCounter() : nil
+        let progress = counter.flatMap { ProgressBar.bytes("near", console: console, counter: $0) }
+        defer { progress?.finish() }
+        let catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns, progress: counter)
+        progress?.finish()
+        reportSkipped(catalog, console: console)
+        guard !catalog.clubrooms.isEmpty else {
+            throw CLIError.data("no usable clubroom in \(catalogs.joined(separator: ", "))")
+        }
+        guard !filter.isEmpty else { return catalog.clubrooms }
+        let rooms = filter.apply(to: catalog.clubrooms)
+        if rooms.isEmpty && !quiet { console.warning("no clubroom in the catalogs passes \(Self.describe(filter))") }
+        return rooms
+    }
+
+    /// The clubrooms within the radius of `query`, nearest first, at most `limit` of them.
+    private func answer(_ query: Query, index: ClubroomIndex) -> Answer {
+        let found = exhaustive ? index.measuredExhaustively(within: radius, of: query.coordinate)
+            : index.clubrooms(within: radius, of: query.coordinate)
+        return Answer(query: query, clubrooms: limited(found))
+    }
+
+    /// The first `limit` of `found`, or all of them without --limit.
+    private func limited<T>(_ found: [T]) -> [T] {
+        guard let limit, found.count > limit else { return found }
+        return Array(found.prefix(limit))
+    }
+
+    /// `--format svg`: the same renderer as `routekit map`, with the search drawn on it.
+    private func map(_ answer: Answer) throws -> String {
+        let places = answer.clubrooms.map {
+            TrackMap.Marker(label: NearFormatter.label($0.clubroom), coordinate: $0.clubroom.coordinate)
+        }
+        let count = places.count
+        do {
+            return try TrackMap(width: 900, height: 900).render(
+                title: "Clubrooms near \(answer.query.label)",
+                subtitle: "\(count) clubroom\(count == 1 ? "" : "s") within "
+                    + "\(DecimalText.compact(radius / 1000, decimals: 1)) km",
+                lines: [], markers: [], clubrooms: places,
+                search: TrackMap.Search(center: answer.query.coordinate, radiusMeters: radius))
+        } catch let error as ProjectionError {
+            throw CLIError.data(error.description)
+        }
+    }
+
     /// `--along`: the clubrooms near a track, in order along it.
-    func runAlong(_ path: String, rooms: [Clubroom], coordinates: [Coordinate], console: Console) throws -> ExitCode {
+    private func runAlong(_ path: String, rooms: [Clubroom], console: Console) throws -> ExitCode {
         let (file, format) = try openTrackInputs([path])[0]
         let builder = GPXDocumentBuilder()
         try readInput(file, format: format, strict: false, quiet: quiet, console: console, handler: builder)
-        let document = builder.document
-        let track = document.tracksElseRoutes()
-        guard track.segments.contains(where: { !$0.points.isEmpty }) else { throw CLIError.data("\(path): no track or route to search along") }
+        let track = builder.document.tracksElseRoutes()
+        guard track.segments.contains(where: { !$0.points.isEmpty }) else {
+            throw CLIError.data("\(path): no track or route to search along")
+        }
         let label = track.name ?? path
-        let corridor = TrackCorridor(track: track)
-        var matches = corridor.positions(within: radius, among: GeodesicIndex(coordinates), coordinates: coordinates)
-        if let limit, matches.count > limit { matches = Array(matches.prefix(limit)) }
+        let found = limited(ClubroomIndex(rooms).clubrooms(within: radius, along: track))
         var buffer = ByteBuffer(capacity: 1 << 16)
         switch self.format {
-        case .table: NearFormatter.alongTable(matches, rooms, label: label, radius: radius, into: &buffer)
-        case .geojson: NearFormatter.alongGeoJSON(matches, rooms, label: label, into: &buffer)
-        case .csv: NearFormatter.alongCSV(matches, rooms, label: label, into: &buffer)
+        case .table: NearFormatter.alongTable(found, label: label, radius: radius, into: &buffer)
+        case .geojson: NearFormatter.alongGeoJSON(found, label: label, into: &buffer)
+        case .csv: NearFormatter.alongCSV(found, label: label, into: &buffer)
         case .svg: throw CLIError.usage("--format svg draws the map around one position: use it with --at")
         }
         try console.write(&buffer, to: output)

@@ -93,69 +93,102 @@ struct ProfileCommand: Command {
 
     func run(console: Console) throws -> ExitCode {
         guard let path = input else { throw CLIError.usage("no input file") }  // validate() has said so already
+        let profile = ElevationProfile(track: try readTrack(path, console: console), method: method)
+        if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations") }
+        let placed = try placeWaypoints(on: profile, console: console)
+        var buffer = ByteBuffer(capacity: 1 << 16)
+        switch format {
+        case .svg:
+            let markers = placed.map { ProfileChart.Marker(label: $0.name, distanceMeters: $0.alongMeters) }
+            buffer.append(string: ProfileChart(width: width, height: height).render(profile, markers: markers))
+        case .csv: Self.csv(profile, into: &buffer)
+        case .json: Self.json(profile, waypoints: placed, into: &buffer)
+        }
+        try console.write(&buffer, to: output)
+        return .success
+    }
+
+    /// The track of the file at `path` (its routes when it has none); throws when it has neither.
+    private func readTrack(_ path: String, console: Console) throws -> Track {
         let file = try InputFile(path: path)
         guard let inputFormat = try InputFormat.detect(file) else {
             throw CLIError.data("\(path): neither GPX nor GeoJSON (the file is empty or starts with something else)")
         }
         let builder = GPXDocumentBuilder()
         try readInput(file, format: inputFormat, strict: strict, quiet: quiet, console: console, handler: builder)
-        let document = builder.document
-        let track = document.tracksElseRoutes()
+        let track = builder.document.tracksElseRoutes()
         guard track.segments.contains(where: { !$0.points.isEmpty }) else { throw CLIError.data("\(path): no track or route to draw") }
-        let profile = ElevationProfile(track: track, method: method)
-        if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations") }
+        return track
+    }
 
-        var placed: [(name: String, placement: TrackCorridor.Match)] = []
-        if let waypoints {
-            let marks = try GPXReader(strict: strict).document(at: waypoints)
-            var far: [String] = []
-            // One corridor (one index over the track) for all the waypoints.
-            let corridor = profile.corridor()
-            for (i, w) in marks.waypoints.enumerated() where !profile.positions.isEmpty {
-                let name = w.name ?? "waypoint \(i + 1)"
-                let p = corridor.place(w.coordinate)
-                if p.distanceMeters > maxDistance {
-                    far.append("\(name) (\(Int(p.distanceMeters.rounded())) m)")
-                } else {
-                    placed.append((name, p))
-                }
-            }
-            if !far.isEmpty && !quiet {
-                console.warning("\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") further than \(Int(maxDistance)) m from the track left out: \(far.joined(separator: ", "))")
+    /// A waypoint placed on the track.
+    struct PlacedWaypoint {
+        var name: String
+        /// Distance along the track (the profile's distance), metres.
+        var alongMeters: Double
+        /// Distance from the track, metres.
+        var offTrackMeters: Double
+    }
+
+    /// The --waypoints within --max-distance of the track, in file order; the others are left out with a warning.
+    private func placeWaypoints(on profile: ElevationProfile, console: Console) throws -> [PlacedWaypoint] {
+        guard let waypoints else { return [] }
+        let marks = try GPXReader(strict: strict).document(at: waypoints).waypoints
+        guard !profile.positions.isEmpty else { return [] }
+        var placed: [PlacedWaypoint] = []
+        var far: [String] = []
+        for p in Placement.place(marks.map(\.coordinate), on: [profile.corridor()]) {
+            let name = marks[p.index].name ?? "waypoint \(p.index + 1)"
+            if p.offTrackMeters > maxDistance {
+                far.append("\(name) (\(Int(p.offTrackMeters.rounded())) m)")
+            } else {
+                placed.append(PlacedWaypoint(name: name, alongMeters: p.alongMeters, offTrackMeters: p.offTrackMeters))
             }
         }
+        if !far.isEmpty && !quiet {
+            console.warning("\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") "
+                + "further than \(Int(maxDistance)) m "
+                + "from the track left out: \(far.joined(separator: ", "))")
+        }
+        return placed
+    }
 
-        var buffer = ByteBuffer(capacity: 1 << 16)
-        switch format {
-        case .svg:
-            let markers = placed.map { ProfileChart.Marker(label: $0.name, distanceMeters: $0.placement.alongMeters) }
-            buffer.append(string: ProfileChart(width: width, height: height).render(profile, markers: markers))
-        case .csv:
-            buffer.append("distance_m,elevation_m,smoothed_elevation_m,grade_pct\n")
-            for s in profile.samples {
-                buffer.append(string: "\(DecimalText.compact(s.distanceMeters, decimals: 3)),\(DecimalText.compact(s.elevationMeters, decimals: 3)),\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),\(DecimalText.compact(s.gradePercent, decimals: 2))\n")
-            }
-        case .json:
+    /// The samples as CSV.
+    private static func csv(_ profile: ElevationProfile, into buffer: inout ByteBuffer) {
+        buffer.append("distance_m,elevation_m,smoothed_elevation_m,grade_pct\n")
+        for s in profile.samples {
+            buffer.append(string: "\(DecimalText.compact(s.distanceMeters, decimals: 3)),"
+                + "\(DecimalText.compact(s.elevationMeters, decimals: 3)),"
+                + "\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),"
+                + "\(DecimalText.compact(s.gradePercent, decimals: 2))\n")
+        }
+    }
+
+    /// The profile as JSON: name, length, ascent and descent, the waypoints placed and the samples.
+    private static func json(_ profile: ElevationProfile, waypoints placed: [PlacedWaypoint],
+                             into buffer: inout ByteBuffer) {
+        func number(_ value: Double?) -> String { value.map { DecimalText.compact($0, decimals: 3) } ?? "null" }
+        buffer.append("{\"name\":")
+        if let name = profile.name { JSONText.appendString(name, to: &buffer) } else { buffer.append("null") }
+        buffer.append(string: ",\"length_2d_m\":\(number(profile.statistics.length2DMeters))")
+        buffer.append(string: ",\"ascent_m\":\(number(profile.statistics.ascent?.ascentMeters))")
+        buffer.append(string: ",\"descent_m\":\(number(profile.statistics.ascent?.descentMeters))")
+        buffer.append(",\"waypoints\":[")
+        for (i, p) in placed.enumerated() {
+            if i > 0 { buffer.append(0x2C) }
             buffer.append("{\"name\":")
-            if let name = profile.name { JSONText.appendString(name, to: &buffer) } else { buffer.append("null") }
-            buffer.append(string: ",\"length_2d_m\":\(DecimalText.compact(profile.statistics.length2DMeters, decimals: 3))")
-            buffer.append(string: ",\"ascent_m\":\(profile.statistics.ascent.map { DecimalText.compact($0.ascentMeters, decimals: 3) } ?? "null")")
-            buffer.append(string: ",\"descent_m\":\(profile.statistics.ascent.map { DecimalText.compact($0.descentMeters, decimals: 3) } ?? "null")")
-            buffer.append(",\"waypoints\":[")
-            for (i, p) in placed.enumerated() {
-                if i > 0 { buffer.append(0x2C) }
-                buffer.append("{\"name\":")
-                JSONText.appendString(p.name, to: &buffer)
-                buffer.append(string: ",\"distance_m\":\(DecimalText.compact(p.placement.alongMeters, decimals: 3)),\"off_track_m\":\(DecimalText.compact(p.placement.distanceMeters, decimals: 3))}")
-            }
-            buffer.append("],\n\"samples\":[")
-            for (i, s) in profile.samples.enumerated() {
-                buffer.append(i > 0 ? ",\n" : "\n")
-                buffer.append(string: "{\"distance_m\":\(DecimalText.compact(s.distanceMeters, decimals: 3)),\"elevation_m\":\(DecimalText.compact(s.elevationMeters, decimals: 3)),\"smoothed_elevation_m\":\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),\"grade_pct\":\(DecimalText.compact(s.gradePercent, decimals: 2))}")
-            }
-            buffer.append("]}\n")
+            JSONText.appendString(p.name, to: &buffer)
+            buffer.append(string: ",\"distance_m\":\(DecimalText.compact(p.alongMeters, decimals: 3)),"
+                + "\"off_track_m\":\(DecimalText.compact(p.offTrackMeters, decimals: 3))}")
         }
-        try console.write(&buffer, to: output)
-        return .success
+        buffer.append("],\n\"samples\":[")
+        for (i, s) in profile.samples.enumerated() {
+            buffer.append(i > 0 ? ",\n" : "\n")
+            buffer.append(string: "{\"distance_m\":\(DecimalText.compact(s.distanceMeters, decimals: 3)),"
+                + "\"elevation_m\":\(DecimalText.compact(s.elevationMeters, decimals: 3)),"
+                + "\"smoothed_elevation_m\":\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),"
+                + "\"grade_pct\":\(DecimalText.compact(s.gradePercent, decimals: 2))}")
+        }
+        buffer.append("]}\n")
     }
 }

@@ -91,38 +91,61 @@ struct StagesCommand: Command {
 
     func run(console: Console) throws -> ExitCode {
         guard let bundle else { throw CLIError.usage("no bundle") }  // validate() has said so already
+        guard let out = output else { throw CLIError.usage("say where to write with -o OUTDIR (a folder)") }
         let source = try BundleSource.open(bundle)
         let (read, drawn) = (ProgressCounter(), ProgressCounter())
         let progress = Self.progressBar(read: read, drawn: drawn, console: console)
         defer { progress?.finish() }
         let data = StageBundle.read(source, assignmentMeters: maxDistance, progress: read)
-        if !quiet {
-            for problem in data.problems {
-                console.warning(problem.hasPrefix(source.origin) ? problem : "\(source.origin): \(problem)")
-            }
-            if !data.unassigned.isEmpty {
-                console.warning("\(source.origin): \(data.unassigned.count) control point\(data.unassigned.count == 1 ? "" : "s") further than \(Int(maxDistance)) m from every stage: \(StageBundle.list(data.unassigned.map(\.name)))")
-            }
-        }
+        if !quiet { report(data, origin: source.origin, console: console) }
         guard !data.stages.isEmpty else { throw StageBundleError.noStages(path: source.origin) }
-
-        var nearby: [[(Clubroom, TrackCorridor.Match)]] = Array(repeating: [], count: data.stages.count)
-        if !clubrooms.isEmpty {
-            let catalog = try ClubroomCatalog.read(paths: clubrooms).filtered(by: filter)
-            let rooms = catalog.clubrooms
-            let coordinates = rooms.map(\.coordinate)
-            let index = GeodesicIndex(coordinates)
-            for (i, stage) in data.stages.enumerated() {
-                let corridor = stage.profile.corridor()
-                nearby[i] = corridor.positions(within: radius, among: index, coordinates: coordinates).map { (rooms[$0.index], $0) }
-            }
-        }
-
-        guard let out = output else { throw CLIError.usage("say where to write with -o OUTDIR (a folder)") }
+        let nearby = try clubroomsNear(data.stages)
         try Folder.create(out)
-        // Every stage's files are independent: written on all cores.
+        let drawings = try writeStages(data, source: source, into: out, drawn: drawn)
+        let routeMap = try writeRoute(data, into: out)
+        let total = TrackStatistics.total(of: data.stages.map(\.statistics))
+        try write(StageOutput.json(data, total: total, nearby: nearby), to: "\(out)/stages.json")
+        try write(StageOutput.csv(data, total: total), to: "\(out)/stages.csv")
+        try write(StageOutput.html(data, total: total, routeMap: routeMap, profiles: drawings.map(\.profile),
+                                   maps: drawings.map(\.map), nearby: nearby, radius: radius), to: "\(out)/index.html")
+        progress?.finish()
+        if !quiet {
+            let count = data.stages.count
+            console.note("routekit: wrote \(count) stage\(count == 1 ? "" : "s") into \(out)/ (open \(out)/index.html)")
+        }
+        return .success
+    }
+
+    /// The bundle's problems and the control points near no stage, as warnings.
+    private func report(_ data: StageBundle, origin: String, console: Console) {
+        for problem in data.problems {
+            console.warning(problem.hasPrefix(origin) ? problem : "\(origin): \(problem)")
+        }
+        guard !data.unassigned.isEmpty else { return }
+        let count = data.unassigned.count
+        console.warning("\(origin): \(count) control point\(count == 1 ? "" : "s") further than \(Int(maxDistance)) m "
+            + "from every stage: \(StageBundle.list(data.unassigned.map(\.name)))")
+    }
+
+    /// For each stage, the clubrooms of --clubrooms within --radius of it, in order along it; none without
+    /// --clubrooms.
+    private func clubroomsNear(_ stages: [StageBundle.Stage]) throws -> [[ClubroomIndex.AlongTrack]] {
+        guard !clubrooms.isEmpty else { return Array(repeating: [], count: stages.count) }
+        let index = ClubroomIndex(try ClubroomCatalog.read(paths: clubrooms).filtered(by: filter).clubrooms)
+        return stages.map { index.clubrooms(within: radius, along: $0.profile.corridor()) }
+    }
+
+    /// One stage's SVG drawings, for the page.
+    private struct Drawings {
+        var profile: String
+        var map: String
+    }
+
+    /// Every stage's GeoJSON, GPX, profile and map, written on all cores (the stages are independent).
+    private func writeStages(_ data: StageBundle, source: BundleSource, into out: String,
+                             drawn: ProgressCounter) throws -> [Drawings] {
         drawn.expect(Int64(data.stages.count))
-        let drawings = try parallelMap(data.stages.count) { i -> (profile: String, map: String) in
+        return try parallelMap(data.stages.count) { i -> Drawings in
             defer { drawn.advance(by: 1) }
             let stage = data.stages[i]
             let n = stage.number
@@ -137,28 +160,26 @@ struct StagesCommand: Command {
             try write(profileSVG, to: "\(out)/stage-\(n)-profile.svg")
             let line = TrackMap.Line(track: stage.track, name: stage.name)
             let mapSVG = try TrackMap(width: 1000, height: 700).render(
-                title: stage.name, lines: [line], markers: stage.controlPoints.map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate, number: $0.number) },
-                idPrefix: "stage-\(n)")
+                title: stage.name, lines: [line], markers: stage.controlPoints.map(Self.marker), idPrefix: "stage-\(n)")
             try write(mapSVG, to: "\(out)/stage-\(n)-map.svg")
-            return (profileSVG, mapSVG)
+            return Drawings(profile: profileSVG, map: mapSVG)
         }
-        let profiles = drawings.map(\.profile)
-        let maps = drawings.map(\.map)
+    }
+
+    /// The map and the GeoJSON of the whole route; returns the map, for the page.
+    private func writeRoute(_ data: StageBundle, into out: String) throws -> String {
         let lines = data.stages.map { TrackMap.Line(track: $0.track, name: $0.name) }
         let allPoints = data.stages.flatMap(\.controlPoints)
         let routeMap = try TrackMap(width: 1200, height: 800).render(
-            title: "The whole route", lines: lines, markers: allPoints.map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate, number: $0.number) },
-            idPrefix: "route")
+            title: "The whole route", lines: lines, markers: allPoints.map(Self.marker), idPrefix: "route")
         try write(routeMap, to: "\(out)/route-map.svg")
         try StageOutput.writeGeoJSON(data.stages.map { ($0.track, $0.name) }, allPoints + data.unassigned, to: "\(out)/route.geojson")
-        let total = TrackStatistics.total(of: data.stages.map(\.statistics))
-        try write(StageOutput.json(data, total: total, nearby: nearby), to: "\(out)/stages.json")
-        try write(StageOutput.csv(data, total: total), to: "\(out)/stages.csv")
-        try write(StageOutput.html(data, total: total, routeMap: routeMap, profiles: profiles, maps: maps, nearby: nearby,
-                                   radius: radius), to: "\(out)/index.html")
-        progress?.finish()
-        if !quiet { console.note("routekit: wrote \(data.stages.count) stage\(data.stages.count == 1 ? "" : "s") into \(out)/ (open \(out)/index.html)") }
-        return .success
+        return routeMap
+    }
+
+    /// A control point's numbered marker on a map.
+    private static func marker(_ p: StageBundle.ControlPoint) -> TrackMap.Marker {
+        TrackMap.Marker(label: p.name, coordinate: p.coordinate, number: p.number)
     }
 
     /// The bar for the stages: read, then drawn, each half of the work.

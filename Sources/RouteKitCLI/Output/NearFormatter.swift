@@ -2,8 +2,6 @@ import RouteKit
 
 /// The outputs of `routekit near`.
 enum NearFormatter {
-    typealias Results = [(query: NearCommand.Query, matches: [GeodesicIndex.Match])]
-
     /// The meetings in one line, `; ` between them: `Vlci: úterý 16:30–18:00 (každý týden), ages 7–11 chlapci /
     /// 12–15 dívky, water scouts` (the unit named when several meet there).
     static func meetings(_ room: Clubroom) -> String {
@@ -64,16 +62,16 @@ enum NearFormatter {
         }
     }
 
-    static func table(_ results: Results, _ rooms: [Clubroom], radius: Double, many: Bool, into b: inout ByteBuffer) {
-        for (n, result) in results.enumerated() {
-            if many || n > 0 { b.append(string: (n > 0 ? "\n" : "") + "\(result.query.label)\n") }
-            if result.matches.isEmpty {
+    static func table(_ answers: [NearCommand.Answer], radius: Double, many: Bool, into b: inout ByteBuffer) {
+        for (n, answer) in answers.enumerated() {
+            if many || n > 0 { b.append(string: (n > 0 ? "\n" : "") + "\(answer.query.label)\n") }
+            if answer.clubrooms.isEmpty {
                 b.append(string: "No clubroom within \(DecimalText.fixed(radius / 1000, decimals: 1)) km.\n")
                 continue
             }
             var lines: [[String]] = [["Distance", "Bearing", "Name", "Address", "Meetings"]]
-            for m in result.matches {
-                let room = rooms[m.index]
+            for m in answer.clubrooms {
+                let room = m.clubroom
                 lines.append([
                     DecimalText.fixed(m.distanceMeters / 1000, decimals: 2) + " km",
                     "\(Int(m.bearingDegrees.rounded()) % 360)° \(GeodesicIndex.compassPoint(m.bearingDegrees))",
@@ -81,67 +79,76 @@ enum NearFormatter {
                 ])
             }
             alignedTable(lines, into: &b)
-            b.append(string: "\(result.matches.count) clubroom\(result.matches.count == 1 ? "" : "s") within \(DecimalText.fixed(radius / 1000, decimals: 1)) km.\n")
+            let count = answer.clubrooms.count
+            b.append(string: "\(count) clubroom\(count == 1 ? "" : "s") within \(DecimalText.fixed(radius / 1000, decimals: 1)) km.\n")
         }
     }
 
-    static func geojson(_ results: Results, _ rooms: [Clubroom], many: Bool, into b: inout ByteBuffer, along: [Double]? = nil) {
-        var position = 0
+    static func geojson(_ answers: [NearCommand.Answer], many: Bool, into b: inout ByteBuffer) {
         b.append("{\"type\":\"FeatureCollection\",\"features\":[")
         var first = true
-        for result in results {
-            for m in result.matches {
-                let room = rooms[m.index]
-                b.append(first ? "\n" : ",\n")
-                first = false
-                b.append("{\"type\":\"Feature\",\"id\":")
-                JSONText.appendString(room.id, to: &b)
-                b.append(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
-                DecimalText.append(room.coordinate.longitude, to: &b)
-                b.append(0x2C)
-                DecimalText.append(room.coordinate.latitude, to: &b)
-                b.append("]},\"properties\":{\"id\":")
-                JSONText.appendString(room.id, to: &b)
-                b.append(",\"name\":")
-                JSONText.appendString(room.name, to: &b)
-                b.append(",\"distance_m\":")
-                DecimalText.append(m.distanceMeters, precision: 3, to: &b)
-                if let along {
-                    b.append(",\"along_m\":")
-                    DecimalText.append(along[position], precision: 3, to: &b)
-                    position += 1
-                } else {
+        for answer in answers {
+            for found in answer.clubrooms {
+                let query = many ? answer.query.label : nil
+                appendFeature(found.clubroom, distanceMeters: found.distanceMeters, query: query, first: &first, into: &b) { b in
                     b.append(",\"bearing_deg\":")
-                    DecimalText.append(m.bearingDegrees, precision: 2, to: &b)
+                    DecimalText.append(found.bearingDegrees, precision: 2, to: &b)
                     b.append(",\"compass\":")
-                    JSONText.appendString(GeodesicIndex.compassPoint(m.bearingDegrees), to: &b)
+                    JSONText.appendString(GeodesicIndex.compassPoint(found.bearingDegrees), to: &b)
                 }
-                for (key, value) in [("type", room.type), ("street", room.street), ("city", room.city), ("postcode", room.postcode),
-                                     ("description", room.description), ("note", room.note), ("occupation_note", room.occupationNote)] {
-                    guard let value else { continue }
-                    b.append(string: ",\"\(key)\":")
-                    JSONText.appendString(value, to: &b)
-                }
-                b.append(string: ",\"water_scouts\":\(room.isWater)")
-                b.append(",\"units\":[")
-                for (i, u) in room.units.enumerated() {
-                    if i > 0 { b.append(0x2C) }
-                    unitJSON(u, &b)
-                }
-                b.append("],\"meetings\":[")
-                for (i, meeting) in room.meetings.enumerated() {
-                    if i > 0 { b.append(0x2C) }
-                    meetingJSON(meeting, &b)
-                }
-                b.append(0x5D)
-                if many {
-                    b.append(",\"query\":")
-                    JSONText.appendString(result.query.label, to: &b)
-                }
-                b.append("}}")
             }
         }
         b.append("\n]}\n")
+    }
+
+    /// One clubroom as a GeoJSON Feature: its id, the Point, and the properties id, name, distance_m, the
+    /// caller's own `measures`, the clubroom's details, units and meetings, and the query when there is one.
+    private static func appendFeature(_ room: Clubroom, distanceMeters: Double, query: String?, first: inout Bool,
+                                      into b: inout ByteBuffer, measures: (inout ByteBuffer) -> Void) {
+        b.append(first ? "\n" : ",\n")
+        first = false
+        b.append("{\"type\":\"Feature\",\"id\":")
+        JSONText.appendString(room.id, to: &b)
+        b.append(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
+        DecimalText.append(room.coordinate.longitude, to: &b)
+        b.append(0x2C)
+        DecimalText.append(room.coordinate.latitude, to: &b)
+        b.append("]},\"properties\":{\"id\":")
+        JSONText.appendString(room.id, to: &b)
+        b.append(",\"name\":")
+        JSONText.appendString(room.name, to: &b)
+        b.append(",\"distance_m\":")
+        DecimalText.append(distanceMeters, precision: 3, to: &b)
+        measures(&b)
+        appendDetails(room, into: &b)
+        if let query {
+            b.append(",\"query\":")
+            JSONText.appendString(query, to: &b)
+        }
+        b.append("}}")
+    }
+
+    /// The clubroom's properties after the measures: type, address, notes, water scouts, units, meetings.
+    private static func appendDetails(_ room: Clubroom, into b: inout ByteBuffer) {
+        let details = [("type", room.type), ("street", room.street), ("city", room.city), ("postcode", room.postcode),
+                       ("description", room.description), ("note", room.note), ("occupation_note", room.occupationNote)]
+        for (key, value) in details {
+            guard let value else { continue }
+            b.append(string: ",\"\(key)\":")
+            JSONText.appendString(value, to: &b)
+        }
+        b.append(string: ",\"water_scouts\":\(room.isWater)")
+        b.append(",\"units\":[")
+        for (i, u) in room.units.enumerated() {
+            if i > 0 { b.append(0x2C) }
+            unitJSON(u, &b)
+        }
+        b.append("],\"meetings\":[")
+        for (i, meeting) in room.meetings.enumerated() {
+            if i > 0 { b.append(0x2C) }
+            meetingJSON(meeting, &b)
+        }
+        b.append(0x5D)
     }
 
     static func unitJSON(_ u: ScoutUnit, _ b: inout ByteBuffer) {
@@ -200,32 +207,38 @@ enum NearFormatter {
     }
 
 
-    static func alongTable(_ matches: [TrackCorridor.Match], _ rooms: [Clubroom], label: String, radius: Double, into b: inout ByteBuffer) {
+    static func alongTable(_ found: [ClubroomIndex.AlongTrack], label: String, radius: Double,
+                           into b: inout ByteBuffer) {
         b.append(string: "\(label): clubrooms within \(DecimalText.fixed(radius / 1000, decimals: 1)) km of the track\n")
-        guard !matches.isEmpty else { return b.append("None.\n") }
+        guard !found.isEmpty else { return b.append("None.\n") }
         var lines: [[String]] = [["At km", "Off track", "Name", "Address", "Meetings"]]
-        for m in matches {
-            let room = rooms[m.index]
+        for m in found {
+            let room = m.clubroom
             lines.append([DecimalText.fixed(m.alongMeters / 1000, decimals: 1), DecimalText.fixed(m.distanceMeters / 1000, decimals: 2) + " km",
                           room.name, room.address, meetings(room)])
         }
         alignedTable(lines, into: &b)
     }
 
-    static func alongGeoJSON(_ matches: [TrackCorridor.Match], _ rooms: [Clubroom], label: String, into b: inout ByteBuffer) {
-        // The same Features as for a position, with the distance from the track and the distance along it.
-        let results: Results = [(NearCommand.Query(label: label, coordinate: Coordinate(latitude: 0, longitude: 0)),
-                                 matches.map { GeodesicIndex.Match(index: $0.index, distanceMeters: $0.distanceMeters, bearingDegrees: 0) })]
-        var plain = ByteBuffer(capacity: 1 << 16)
-        geojson(results, rooms, many: true, into: &plain, along: matches.map(\.alongMeters))
-        b.append(moving: &plain)
+    /// The clubrooms along a track as GeoJSON Features: their distance from the track and along it (no bearing:
+    /// there is no one position to take it from), and the track's label as the query.
+    static func alongGeoJSON(_ found: [ClubroomIndex.AlongTrack], label: String, into b: inout ByteBuffer) {
+        b.append("{\"type\":\"FeatureCollection\",\"features\":[")
+        var first = true
+        for m in found {
+            appendFeature(m.clubroom, distanceMeters: m.distanceMeters, query: label, first: &first, into: &b) { b in
+                b.append(",\"along_m\":")
+                DecimalText.append(m.alongMeters, precision: 3, to: &b)
+            }
+        }
+        b.append("\n]}\n")
     }
 
-    static func csv(_ results: Results, _ rooms: [Clubroom], into b: inout ByteBuffer) {
+    static func csv(_ answers: [NearCommand.Answer], into b: inout ByteBuffer) {
         b.append("query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,units,meetings,water_scouts\n")
-        for result in results {
-            for m in result.matches {
-                csvRow(result.query.label, rooms[m.index], distance: m.distanceMeters, into: &b) { b in
+        for answer in answers {
+            for m in answer.clubrooms {
+                csvRow(answer.query.label, m.clubroom, distance: m.distanceMeters, into: &b) { b in
                     DecimalText.append(m.bearingDegrees, precision: 2, to: &b)
                     b.append(0x2C)
                     b.append(string: GeodesicIndex.compassPoint(m.bearingDegrees))
@@ -234,10 +247,10 @@ enum NearFormatter {
         }
     }
 
-    static func alongCSV(_ matches: [TrackCorridor.Match], _ rooms: [Clubroom], label: String, into b: inout ByteBuffer) {
+    static func alongCSV(_ found: [ClubroomIndex.AlongTrack], label: String, into b: inout ByteBuffer) {
         b.append("query,id,name,latitude,longitude,distance_m,along_m,street,city,postcode,units,meetings,water_scouts\n")
-        for m in matches {
-            csvRow(label, rooms[m.index], distance: m.distanceMeters, into: &b) { b in
+        for m in found {
+            csvRow(label, m.clubroom, distance: m.distanceMeters, into: &b) { b in
                 DecimalText.append(m.alongMeters, precision: 3, to: &b)
             }
         }

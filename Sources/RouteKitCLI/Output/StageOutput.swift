@@ -30,81 +30,104 @@ enum StageOutput {
         v.map { DecimalText.compact($0, decimals: decimals) } ?? "null"
     }
 
-    static func json(_ data: StageBundle, total: TrackStatistics, nearby: [[(Clubroom, TrackCorridor.Match)]]) -> String {
+    static func json(_ data: StageBundle, total: TrackStatistics, nearby: [[ClubroomIndex.AlongTrack]]) -> String {
         var b = ByteBuffer(capacity: 1 << 14)
-        func string(_ s: String?) { if let s { JSONText.appendString(s, to: &b) } else { b.append("null") } }
-        func summary(_ s: TrackStatistics) {
-            b.append(string: "\"length_2d_m\":\(number(s.length2DMeters)),\"ascent_m\":\(number(s.ascent?.ascentMeters)),"
-                + "\"descent_m\":\(number(s.ascent?.descentMeters)),\"min_elevation_m\":\(number(s.minElevationMeters)),"
-                + "\"max_elevation_m\":\(number(s.maxElevationMeters))")
-        }
-        func entry(_ number: Int?, _ name: String, _ address: String?, _ stamp: String?) {
-            b.append(string: "{\"number\":\(number.map(String.init) ?? "null"),\"name\":")
-            string(name)
-            b.append(",\"address\":")
-            string(address)
-            b.append(",\"stamp\":")
-            string(stamp)
-        }
-        func point(_ p: StageBundle.ControlPoint, along: Bool) {
-            entry(p.number, p.name, p.address, p.stamp)
-            if along { b.append(string: ",\"along_m\":\(number(p.alongMeters))") } else { b.append(string: ",\"nearest_stage_m\":\(number(p.offTrackMeters.isFinite ? p.offTrackMeters : nil))") }
-            b.append(string: ",\"latitude\":\(number(p.coordinate.latitude, 7)),\"longitude\":\(number(p.coordinate.longitude, 7))}")
-        }
         b.append("{\"date\":")
-        string(data.date?.iso)
+        jsonString(data.date?.iso, &b)
         b.append(",\n")
         b.append("\"stages\":[")
         for (i, stage) in data.stages.enumerated() {
             b.append(i > 0 ? ",\n" : "\n")
-            b.append(string: "{\"number\":\(stage.number),\"name\":")
-            string(stage.name)
-            b.append(",\"file\":")
-            string(stage.fileName)
-            b.append(",\"category\":")
-            string(stage.category)
-            b.append(",\"href\":")
-            string(stage.href)
-            b.append(",\"description\":")
-            string(stage.description)
-            b.append(0x2C)
-            summary(stage.statistics)
-            b.append(",\"control_points\":[")
-            for (k, p) in stage.controlPoints.enumerated() {
-                if k > 0 { b.append(0x2C) }
-                point(p, along: true)
-            }
-            b.append("]")
-            if !nearby.isEmpty && !nearby[i].isEmpty {
-                b.append(",\"clubrooms\":[")
-                for (k, (room, m)) in nearby[i].enumerated() {
-                    if k > 0 { b.append(0x2C) }
-                    b.append("{\"id\":")
-                    string(room.id)
-                    b.append(",\"name\":")
-                    string(room.name)
-                    b.append(string: ",\"distance_m\":\(number(m.distanceMeters)),\"along_m\":\(number(m.alongMeters))}")
-                }
-                b.append("]")
-            }
-            b.append("}")
+            stageJSON(stage, nearby: nearby.isEmpty ? [] : nearby[i], &b)
         }
         b.append("],\n\"total\":{")
         b.append(string: "\"stages\":\(data.stages.count),")
-        summary(total)
+        summaryJSON(total, &b)
         b.append(string: ",\"control_points\":\(data.stages.reduce(0) { $0 + $1.controlPoints.count })},\n\"unassigned_control_points\":[")
         for (k, p) in data.unassigned.enumerated() {
             if k > 0 { b.append(0x2C) }
-            point(p, along: false)
+            pointJSON(p, along: false, &b)
         }
         b.append("],\n\"control_points_without_position\":[")
         for (k, e) in data.withoutPosition.enumerated() {
             if k > 0 { b.append(0x2C) }
-            entry(e.number, e.name, e.address, e.stamp)
+            entryJSON(e.number, e.name, e.address, e.stamp, &b)
             b.append("}")
         }
         b.append("]}\n")
         return b.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A JSON string, or null.
+    private static func jsonString(_ s: String?, _ b: inout ByteBuffer) {
+        if let s { JSONText.appendString(s, to: &b) } else { b.append("null") }
+    }
+
+    /// One stage's object: what the bundle says of it, its statistics, control points and the clubrooms near it.
+    private static func stageJSON(_ stage: StageBundle.Stage, nearby: [ClubroomIndex.AlongTrack],
+                                  _ b: inout ByteBuffer) {
+        b.append(string: "{\"number\":\(stage.number),\"name\":")
+        jsonString(stage.name, &b)
+        b.append(",\"file\":")
+        jsonString(stage.fileName, &b)
+        b.append(",\"category\":")
+        jsonString(stage.category, &b)
+        b.append(",\"href\":")
+        jsonString(stage.href, &b)
+        b.append(",\"description\":")
+        jsonString(stage.description, &b)
+        b.append(0x2C)
+        summaryJSON(stage.statistics, &b)
+        b.append(",\"control_points\":[")
+        for (k, p) in stage.controlPoints.enumerated() {
+            if k > 0 { b.append(0x2C) }
+            pointJSON(p, along: true, &b)
+        }
+        b.append("]")
+        if !nearby.isEmpty {
+            b.append(",\"clubrooms\":[")
+            for (k, found) in nearby.enumerated() {
+                if k > 0 { b.append(0x2C) }
+                b.append("{\"id\":")
+                jsonString(found.clubroom.id, &b)
+                b.append(",\"name\":")
+                jsonString(found.clubroom.name, &b)
+                b.append(string: ",\"distance_m\":\(number(found.distanceMeters)),"
+                    + "\"along_m\":\(number(found.alongMeters))}")
+            }
+            b.append("]")
+        }
+        b.append("}")
+    }
+
+    /// Length, ascent, descent and the extremes of elevation, as members of an object.
+    private static func summaryJSON(_ s: TrackStatistics, _ b: inout ByteBuffer) {
+        b.append(string: "\"length_2d_m\":\(number(s.length2DMeters)),\"ascent_m\":\(number(s.ascent?.ascentMeters)),"
+            + "\"descent_m\":\(number(s.ascent?.descentMeters)),\"min_elevation_m\":\(number(s.minElevationMeters)),"
+            + "\"max_elevation_m\":\(number(s.maxElevationMeters))")
+    }
+
+    /// A control point's object opened: number, name, address, stamp (the caller closes it).
+    private static func entryJSON(_ number: Int?, _ name: String, _ address: String?, _ stamp: String?,
+                                  _ b: inout ByteBuffer) {
+        b.append(string: "{\"number\":\(number.map(String.init) ?? "null"),\"name\":")
+        jsonString(name, &b)
+        b.append(",\"address\":")
+        jsonString(address, &b)
+        b.append(",\"stamp\":")
+        jsonString(stamp, &b)
+    }
+
+    /// A control point with its position and either where along its stage or how far from the nearest stage.
+    private static func pointJSON(_ p: StageBundle.ControlPoint, along: Bool, _ b: inout ByteBuffer) {
+        entryJSON(p.number, p.name, p.address, p.stamp, &b)
+        if along {
+            b.append(string: ",\"along_m\":\(number(p.alongMeters))")
+        } else {
+            b.append(string: ",\"nearest_stage_m\":\(number(p.offTrackMeters.isFinite ? p.offTrackMeters : nil))")
+        }
+        b.append(string: ",\"latitude\":\(number(p.coordinate.latitude, 7)),"
+            + "\"longitude\":\(number(p.coordinate.longitude, 7))}")
     }
 
     static func csv(_ data: StageBundle, total: TrackStatistics) -> String {
@@ -147,33 +170,51 @@ enum StageOutput {
     }
 
     static func html(_ data: StageBundle, total: TrackStatistics, routeMap: String, profiles: [String], maps: [String],
-                     nearby: [[(Clubroom, TrackCorridor.Match)]], radius: Double) -> String {
-        func km(_ m: Double) -> String { DecimalText.fixed(m / 1000, decimals: 1) + " km" }
-        func metres(_ m: Double?) -> String { m.map { DecimalText.grouped($0) + " m" } ?? "–" }
+                     nearby: [[ClubroomIndex.AlongTrack]], radius: Double) -> String {
+        var h = htmlHead(data, total: total, routeMap: routeMap)
+        h += contents(data)
+        h += unplacedPoints(data)
+        for (i, stage) in data.stages.enumerated() {
+            let near = nearby.isEmpty ? [] : nearby[i]
+            h += stageSection(stage, profile: profiles[i], map: maps[i], nearby: near, radius: radius)
+        }
+        h += "</main>\n</body>\n</html>\n"
+        return h
+    }
+
+    private static func km(_ m: Double) -> String { DecimalText.fixed(m / 1000, decimals: 1) + " km" }
+    private static func metres(_ m: Double?) -> String { m.map { DecimalText.grouped($0) + " m" } ?? "–" }
+
+    private static let styleSheet = """
+        <style>
+        body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; margin: 0; color: #222; background: #fbfaf6; line-height: 1.45; }
+        main { max-width: 1000px; margin: 0 auto; padding: 1rem; }
+        h1 { font-size: 1.6rem; margin: .5rem 0; } h2 { font-size: 1.25rem; margin-top: 2.5rem; border-top: 2px solid #d9d4c7; padding-top: 1rem; }
+        svg { width: 100%; height: auto; display: block; background: #fff; border: 1px solid #e5e0d3; border-radius: 6px; margin: .75rem 0; }
+        table { border-collapse: collapse; width: 100%; font-size: .95rem; } td, th { padding: .3rem .5rem; border-bottom: 1px solid #e5e0d3; text-align: left; }
+        td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+        .totals { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .5rem; }
+        .totals div { background: #fff; border: 1px solid #e5e0d3; border-radius: 6px; padding: .5rem .75rem; }
+        .totals b { display: block; font-size: 1.3rem; }
+        nav ol { columns: 2 16rem; padding-left: 1.5rem; } nav ol.numbered { list-style: none; padding-left: 0; } .cat { color: #7a6f55; font-size: .9rem; } a { color: #1b5fa8; }
+        ul.kt li { margin: .2rem 0; } .measured { background: #eef4e6; border-bottom: 1px dotted #5a7d2a; padding: 0 .15rem; }
+        .date { font-size: 1.05rem; margin: .25rem 0; } .iso { white-space: nowrap; color: #666; } .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
+        @media (max-width: 480px) { table { font-size: .85rem; } td, th { padding: .25rem .3rem; } }
+        </style>
+        """
+
+    /// The page up to the list of stages: head, title, date, totals and the map of the whole route.
+    private static func htmlHead(_ data: StageBundle, total: TrackStatistics, routeMap: String) -> String {
         // Names that start with their number ("01: Ljubljana – …") are not numbered again.
         let numberedNames = data.stages.allSatisfy { Int($0.name.prefix { $0.isASCII && $0.isNumber }) == $0.number }
-        var h = """
+        return """
             <!DOCTYPE html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>Route in \(data.stages.count) stages</title>
-            <style>
-            body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; margin: 0; color: #222; background: #fbfaf6; line-height: 1.45; }
-            main { max-width: 1000px; margin: 0 auto; padding: 1rem; }
-            h1 { font-size: 1.6rem; margin: .5rem 0; } h2 { font-size: 1.25rem; margin-top: 2.5rem; border-top: 2px solid #d9d4c7; padding-top: 1rem; }
-            svg { width: 100%; height: auto; display: block; background: #fff; border: 1px solid #e5e0d3; border-radius: 6px; margin: .75rem 0; }
-            table { border-collapse: collapse; width: 100%; font-size: .95rem; } td, th { padding: .3rem .5rem; border-bottom: 1px solid #e5e0d3; text-align: left; }
-            td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
-            .totals { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .5rem; }
-            .totals div { background: #fff; border: 1px solid #e5e0d3; border-radius: 6px; padding: .5rem .75rem; }
-            .totals b { display: block; font-size: 1.3rem; }
-            nav ol { columns: 2 16rem; padding-left: 1.5rem; } nav ol.numbered { list-style: none; padding-left: 0; } .cat { color: #7a6f55; font-size: .9rem; } a { color: #1b5fa8; }
-            ul.kt li { margin: .2rem 0; } .measured { background: #eef4e6; border-bottom: 1px dotted #5a7d2a; padding: 0 .15rem; }
-            .date { font-size: 1.05rem; margin: .25rem 0; } .iso { white-space: nowrap; color: #666; } .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
-            @media (max-width: 480px) { table { font-size: .85rem; } td, th { padding: .25rem .3rem; } }
-            </style>
+            \(styleSheet)
             </head>
             <body>
             <main>
@@ -189,53 +230,86 @@ enum StageOutput {
             <nav><h2 id="contents">Stages</h2><ol\(numberedNames ? " class=\"numbered\"" : "")>
 
             """
+    }
+
+    /// The list of stages, each linked, with its length and ascent.
+    private static func contents(_ data: StageBundle) -> String {
+        var h = ""
         for stage in data.stages {
-            h += "<li><a href=\"#stage-\(stage.number)\">\(escape(stage.name))</a> — \(km(stage.statistics.length2DMeters)), ↑ \(metres(stage.statistics.ascent?.ascentMeters))</li>\n"
+            h += "<li><a href=\"#stage-\(stage.number)\">\(escape(stage.name))</a> — "
+                + "\(km(stage.statistics.length2DMeters)), "
+                + "↑ \(metres(stage.statistics.ascent?.ascentMeters))</li>\n"
         }
-        h += "</ol></nav>\n"
+        return h + "</ol></nav>\n"
+    }
+
+    /// The control points near no stage, and those without a position.
+    private static func unplacedPoints(_ data: StageBundle) -> String {
+        var h = ""
         if !data.unassigned.isEmpty {
             h += "<p class=\"note\">Control points near no stage: \(data.unassigned.map { escape($0.name) }.joined(separator: ", ")).</p>\n"
         }
-        if !data.withoutPosition.isEmpty {
-            h += "<h3>Control points without a position</h3>\n<p class=\"note\">The list of control points has these, but the waypoint file does not: "
-            h += "they are on no map and in no stage.</p>\n<ul class=\"kt\">\n"
-            for e in data.withoutPosition {
-                h += "<li>" + controlPoint(e.number, e.name, e.address, e.stamp, along: nil) + "</li>\n"
+        guard !data.withoutPosition.isEmpty else { return h }
+        h += "<h3>Control points without a position</h3>\n"
+        h += "<p class=\"note\">The list of control points has these, but the waypoint file does not: "
+        h += "they are on no map and in no stage.</p>\n<ul class=\"kt\">\n"
+        for e in data.withoutPosition {
+            h += "<li>" + controlPoint(e.number, e.name, e.address, e.stamp, along: nil) + "</li>\n"
+        }
+        return h + "</ul>\n"
+    }
+
+    /// One stage's section: name, category, link, description, statistics, profile, map, control points, clubrooms.
+    private static func stageSection(_ stage: StageBundle.Stage, profile: String, map: String,
+                                     nearby: [ClubroomIndex.AlongTrack], radius: Double) -> String {
+        let s = stage.statistics
+        var h = "<section id=\"stage-\(stage.number)\">\n<h2>\(escape(stage.name))</h2>\n"
+        if let category = stage.category { h += "<p class=\"cat\">\(escape(category))</p>\n" }
+        if let href = stage.href, href.hasPrefix("https://") || href.hasPrefix("http://") {
+            h += "<p class=\"link\"><a href=\"\(escape(href))\">The stage on the route's website</a>"
+                + " (needs a connection)</p>\n"
+        }
+        h += descriptionHTML(stage)
+        h += "<div class=\"scroll\"><table><tr><th>Length</th><th class=\"n\">Ascent</th><th class=\"n\">Descent</th>"
+            + "<th class=\"n\">Lowest</th><th class=\"n\">Highest</th></tr>"
+        h += "<tr><td>\(km(s.length2DMeters))</td><td class=\"n\">\(metres(s.ascent?.ascentMeters))</td>"
+            + "<td class=\"n\">\(metres(s.ascent?.descentMeters))</td>"
+        h += "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td>"
+            + "</tr></table></div>\n"
+        h += inline(profile) + "\n" + inline(map) + "\n"
+        if !stage.controlPoints.isEmpty {
+            h += "<h3>Control points</h3><ul class=\"kt\">\n"
+            for p in stage.controlPoints {
+                h += "<li>" + controlPoint(p.number, p.name, p.address, p.stamp, along: p.alongMeters) + "</li>\n"
             }
             h += "</ul>\n"
         }
-        for (i, stage) in data.stages.enumerated() {
-            let s = stage.statistics
-            h += "<section id=\"stage-\(stage.number)\">\n<h2>\(escape(stage.name))</h2>\n"
-            if let category = stage.category { h += "<p class=\"cat\">\(escape(category))</p>\n" }
-            if let href = stage.href, href.hasPrefix("https://") || href.hasPrefix("http://") {
-                h += "<p class=\"link\"><a href=\"\(escape(href))\">The stage on the route's website</a> (needs a connection)</p>\n"
-            }
-            let pieces = stage.descriptionPieces()
-            if !pieces.isEmpty {
-                h += "<p lang=\"sl\">" + pieces.map { $0.isMeasured ? "<span class=\"measured\" title=\"measured from the track\">\(escape($0.text))</span>" : escape($0.text) }.joined() + "</p>\n"
-            }
-            h += "<div class=\"scroll\"><table><tr><th>Length</th><th class=\"n\">Ascent</th><th class=\"n\">Descent</th><th class=\"n\">Lowest</th><th class=\"n\">Highest</th></tr>"
-            h += "<tr><td>\(km(s.length2DMeters))</td><td class=\"n\">\(metres(s.ascent?.ascentMeters))</td><td class=\"n\">\(metres(s.ascent?.descentMeters))</td>"
-            h += "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td></tr></table></div>\n"
-            h += inline(profiles[i]) + "\n" + inline(maps[i]) + "\n"
-            if !stage.controlPoints.isEmpty {
-                h += "<h3>Control points</h3><ul class=\"kt\">\n"
-                for p in stage.controlPoints {
-                    h += "<li>" + controlPoint(p.number, p.name, p.address, p.stamp, along: p.alongMeters) + "</li>\n"
-                }
-                h += "</ul>\n"
-            }
-            if !nearby.isEmpty && !nearby[i].isEmpty {
-                h += "<h3>Clubrooms within \(km(radius)) of the track</h3><ul>\n"
-                for (room, m) in nearby[i] {
-                    h += "<li>km \(DecimalText.fixed(m.alongMeters / 1000, decimals: 1)): <b>\(escape(room.name))</b>, \(escape(room.address)) (\(km(m.distanceMeters)) off the track)</li>\n"
-                }
-                h += "</ul>\n"
-            }
-            h += "<p><a href=\"stage-\(stage.number).geojson\">GeoJSON</a> · <a href=\"stage-\(stage.number).gpx\">GPX</a> · <a href=\"#contents\">stages</a></p>\n</section>\n"
-        }
-        h += "</main>\n</body>\n</html>\n"
+        h += clubroomsHTML(nearby, radius: radius)
+        h += "<p><a href=\"stage-\(stage.number).geojson\">GeoJSON</a> · "
+            + "<a href=\"stage-\(stage.number).gpx\">GPX</a> · "
+            + "<a href=\"#contents\">stages</a></p>\n</section>\n"
         return h
+    }
+
+    /// The stage's description, the values measured from the track marked.
+    private static func descriptionHTML(_ stage: StageBundle.Stage) -> String {
+        let pieces = stage.descriptionPieces()
+        guard !pieces.isEmpty else { return "" }
+        return "<p lang=\"sl\">" + pieces.map {
+            $0.isMeasured
+                ? "<span class=\"measured\" title=\"measured from the track\">\(escape($0.text))</span>" : escape($0.text)
+        }.joined() + "</p>\n"
+    }
+
+    /// The clubrooms near a stage, in order along it; nothing when there are none.
+    private static func clubroomsHTML(_ nearby: [ClubroomIndex.AlongTrack], radius: Double) -> String {
+        guard !nearby.isEmpty else { return "" }
+        var h = "<h3>Clubrooms within \(km(radius)) of the track</h3><ul>\n"
+        for found in nearby {
+            h += "<li>km \(DecimalText.fixed(found.alongMeters / 1000, decimals: 1)): "
+                + "<b>\(escape(found.clubroom.name))</b>, "
+                + "\(escape(found.clubroom.address)) (\(km(found.distanceMeters)) off the track)</li>\n"
+        }
+        return h + "</ul>\n"
     }
 }
