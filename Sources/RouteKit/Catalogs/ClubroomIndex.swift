@@ -66,10 +66,20 @@ public struct ClubroomIndex: Sendable {
     /// Every clubroom measured from `position`, nearest first: the index's answer without the index, for
     /// checking it (O(n) geodesics).
     public func measuredExhaustively(within radiusMeters: Double, of position: Coordinate) -> [Found] {
-        GeodesicIndex.scan(clubrooms.map(\.coordinate), within: radiusMeters, of: position).map(found)
+        Self.measuringEach(of: clubrooms, within: radiusMeters, of: position)
+    }
+
+    /// The clubrooms of `clubrooms` within `radiusMeters` of `position`, nearest first, found by measuring
+    /// each one (O(n) geodesics, no index built): for one query, or for checking the index.
+    public static func measuringEach(of clubrooms: [Clubroom], within radiusMeters: Double, of position: Coordinate) -> [Found] {
+        GeodesicIndex.scan(clubrooms.map(\.coordinate), within: radiusMeters, of: position).map { found($0, in: clubrooms) }
     }
 
     private func found(_ match: GeodesicIndex.Match) -> Found {
+        Self.found(match, in: clubrooms)
+    }
+
+    private static func found(_ match: GeodesicIndex.Match, in clubrooms: [Clubroom]) -> Found {
         Found(clubroom: clubrooms[match.index], distanceMeters: match.distanceMeters, bearingDegrees: match.bearingDegrees)
     }
 }

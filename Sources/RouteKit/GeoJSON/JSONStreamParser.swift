@@ -214,6 +214,9 @@ final class JSONStreamParser {
                 continue
             }
             try escape()
+            if scratch.count > maximumStringLength {
+                throw error("a string over \(maximumStringLength / 1_000_000) MB, more than this reader accepts (a limit against hostile files)")
+            }
         }
         guard let text = String(validating: scratch, as: UTF8.self) else {
             throw error("a string is not valid UTF-8")

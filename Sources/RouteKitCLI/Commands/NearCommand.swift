@@ -206,9 +206,9 @@ struct NearCommand: Command {
         let rooms = try readClubrooms(console: console)
         if let along { return try runAlong(along, rooms: rooms, console: console) }
         let read = Clock.seconds()
-        let index = ClubroomIndex(rooms)
+        let index = exhaustive ? nil : ClubroomIndex(rooms)
         let built = Clock.seconds()
-        let answers = positions.map { answer($0, index: index) }
+        let answers = positions.map { answer($0, rooms: rooms, index: index) }
         let searched = Clock.seconds()
         if verbose {
             let found = answers.reduce(0) { $0 + $1.clubrooms.count }
@@ -250,9 +250,10 @@ struct NearCommand: Command {
     }
 
     /// The clubrooms within the radius of `query`, nearest first, at most `limit` of them.
-    private func answer(_ query: Query, index: ClubroomIndex) -> Answer {
-        let found = exhaustive ? index.measuredExhaustively(within: radius, of: query.coordinate)
-            : index.clubrooms(within: radius, of: query.coordinate)
+    /// (`index` is nil with --exhaustive: every clubroom is measured.)
+    private func answer(_ query: Query, rooms: [Clubroom], index: ClubroomIndex?) -> Answer {
+        let found = index?.clubrooms(within: radius, of: query.coordinate)
+            ?? ClubroomIndex.measuringEach(of: rooms, within: radius, of: query.coordinate)
         return Answer(query: query, clubrooms: limited(found))
     }
 
