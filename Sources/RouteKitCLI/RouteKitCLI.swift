@@ -2,7 +2,10 @@ import RouteKit
 
 /// The `routekit` command line, as testable code: `main` parses, runs and returns the exit code.
 public enum RouteKitCLI {
-    nonisolated(unsafe) static let commands: [any Command.Type] = [ConvertCommand.self, StatsCommand.self, ProfileCommand.self, MapCommand.self, StagesCommand.self, NearCommand.self]
+    nonisolated(unsafe) static let commands: [any Command.Type] = [
+        ConvertCommand.self, StatsCommand.self, ProfileCommand.self, MapCommand.self, StagesCommand.self,
+        NearCommand.self,
+    ]
 
     static var help: String {
         var text = """
@@ -14,7 +17,9 @@ public enum RouteKitCLI {
 
             """
         for command in commands {
-            text += "  " + command.name + String(repeating: " ", count: max(1, 10 - command.name.count)) + command.abstract + "\n"
+            text +=
+                "  " + command.name + String(repeating: " ", count: max(1, 10 - command.name.count)) + command.abstract
+                + "\n"
         }
         text += """
 
@@ -50,7 +55,9 @@ public enum RouteKitCLI {
             return printHelp("routekit \(RouteKitVersion.current)\n", console: console)
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            console.error("unknown command '\(first)'; the commands are \(commands.map { $0.name }.joined(separator: ", ")). See 'routekit --help'.")
+            console.error(
+                "unknown command '\(first)'; the commands are \(commands.map { $0.name }.joined(separator: ", ")). See 'routekit --help'."
+            )
             return .usage
         }
         let rest = Array(arguments.dropFirst())
@@ -94,7 +101,9 @@ public enum RouteKitCLI {
             console.error("\(error); name it with --lat-column/--lon-column")
             return .dataError
         }
-        if error is CatalogError || error is GeoJSONError || error is GPXError || error is ArchiveError || error is StageBundleError {
+        if error is CatalogError || error is GeoJSONError || error is GPXError || error is ArchiveError
+            || error is StageBundleError
+        {
             console.error("\(error)")
             return .dataError
         }

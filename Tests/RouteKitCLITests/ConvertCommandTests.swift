@@ -43,13 +43,16 @@ import Testing
         let out = folder.appendingPathComponent("out.geojson")
         let run = try CLI.run(["convert", notGPX.path, "-o", out.path])
         #expect(run.status == 65)
-        #expect(run.standardError == "routekit: error: \(notGPX.path):1:6: not a GPX file: the root element is <html>, expected <gpx>\n")
+        #expect(
+            run.standardError
+                == "routekit: error: \(notGPX.path):1:6: not a GPX file: the root element is <html>, expected <gpx>\n")
         #expect(!FileManager.default.fileExists(atPath: out.path))
         // An existing output is left as it was.
         try Data("old".utf8).write(to: out)
         #expect(try CLI.run(["convert", notGPX.path, "-o", out.path]).status == 65)
         #expect(try String(contentsOf: out, encoding: .utf8) == "old")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["out.geojson", "page.gpx"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["out.geojson", "page.gpx"])
     }
 
     @Test func warnsAboutBadValuesAndStrictMakesThemErrors() throws {
@@ -63,7 +66,9 @@ import Testing
         #expect(quiet.standardError.isEmpty)
         let strict = try CLI.run(["convert", "--strict", CLI.fixture("bad-values.gpx")])
         #expect(strict.status == 65)
-        #expect(strict.standardError.hasSuffix("bad-values.gpx:6:45: latitude 'undefined' is not a number; point skipped\n"))
+        #expect(
+            strict.standardError.hasSuffix("bad-values.gpx:6:45: latitude 'undefined' is not a number; point skipped\n")
+        )
     }
 
     @Test(arguments: [
@@ -85,7 +90,9 @@ import Testing
     @Test func missingInputExits66AndUnwritableOutputExits73() throws {
         let missing = try CLI.run(["convert", "/nonexistent/stage.gpx"])
         #expect(missing.status == 66)
-        #expect(missing.standardError == "routekit: error: /nonexistent/stage.gpx: cannot open: No such file or directory\n")
+        #expect(
+            missing.standardError == "routekit: error: /nonexistent/stage.gpx: cannot open: No such file or directory\n"
+        )
         let folder = try CLI.run(["convert", CLI.fixtures.path])
         #expect(folder.status == 66)
         #expect(folder.standardError.contains("is a directory"))
@@ -111,7 +118,9 @@ import Testing
     }
 
     @Test func severalInputsMakeOneOutputInTogeojsonOrder() throws {
-        let run = try CLI.run(["convert", "--to", "geojsonseq", CLI.fixture("routes-waypoints.gpx"), CLI.fixture("gpx10.gpx")])
+        let run = try CLI.run([
+            "convert", "--to", "geojsonseq", CLI.fixture("routes-waypoints.gpx"), CLI.fixture("gpx10.gpx"),
+        ])
         #expect(run.status == 0)
         let names = run.standardOutput.split(separator: "\n").map { line -> String in
             let object = try? JSONSerialization.jsonObject(with: Data(line.dropFirst().utf8)) as? [String: Any]
@@ -152,13 +161,15 @@ import Testing
         defer { try? input.fileHandleForWriting.close() }
         // Half a file, and the pipe left open: the run is still going when the signal comes.
         // (More than the 512 bytes read to tell the format, so that the output is opened.)
-        input.fileHandleForWriting.write(Data(("<gpx><trk><trkseg>" + String(repeating: "<trkpt lat=\"46\" lon=\"14\"/>", count: 100)).utf8))
+        input.fileHandleForWriting.write(
+            Data(("<gpx><trk><trkseg>" + String(repeating: "<trkpt lat=\"46\" lon=\"14\"/>", count: 100)).utf8))
         var waited = 0
         while try FileManager.default.contentsOfDirectory(atPath: folder.path).count < 2 && waited < 100 {
             usleep(20_000)
             waited += 1
         }
-        try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2)  // the temporary file exists
+        // The temporary file exists.
+        try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2)
         kill(process.processIdentifier, signal)
         usleep(200_000)
         // Never wait forever: end the input, then a run the signal missed ends on its own.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RouteKitCLI
 
 /// Files made to hurt: each gets a result or a clear error with the exit code DESIGN.md gives, never a crash,
@@ -7,7 +8,9 @@ import Testing
 @Suite struct HostileInputTests {
     /// Runs `routekit ARGUMENTS... -o OUT` with `input` written to a file; checks that a failed run leaves
     /// nothing behind. `{}` in the arguments stands for the input file.
-    static func run(_ input: Data, name: String = "input.gpx", _ arguments: [String], output: String = "out.geojson") throws -> Run {
+    static func run(
+        _ input: Data, name: String = "input.gpx", _ arguments: [String], output: String = "out.geojson"
+    ) throws -> Run {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent(name).path
@@ -31,7 +34,8 @@ import Testing
     }.joined()
 
     @Test func anEntityBombIsNeverExpanded() throws {
-        let bomb = Self.gpx("<wpt lat=\"1\" lon=\"2\"><name>&i;</name></wpt>",
+        let bomb = Self.gpx(
+            "<wpt lat=\"1\" lon=\"2\"><name>&i;</name></wpt>",
             prolog: "<?xml version=\"1.0\"?><!DOCTYPE gpx [<!ENTITY a \"aaaaaaaaaa\">\(Self.entities)]>")
         let run = try Self.run(bomb, ["convert", "{}"])
         #expect(run.status == 65)
@@ -46,8 +50,14 @@ import Testing
         let secret = folder.appendingPathComponent("secret.txt")
         try Data("TOP-SECRET-4711".utf8).write(to: secret)
         for (prolog, body) in [
-            ("<!DOCTYPE gpx [<!ENTITY x SYSTEM \"file://\(secret.path)\">]>", "<wpt lat=\"1\" lon=\"2\"><name>&x;</name></wpt>"),
-            ("<!DOCTYPE gpx [<!ENTITY x SYSTEM \"file://\(secret.path)\">]>", "<wpt lat=\"1\" lon=\"2\" note=\"&x;\"/>"),
+            (
+                "<!DOCTYPE gpx [<!ENTITY x SYSTEM \"file://\(secret.path)\">]>",
+                "<wpt lat=\"1\" lon=\"2\"><name>&x;</name></wpt>"
+            ),
+            (
+                "<!DOCTYPE gpx [<!ENTITY x SYSTEM \"file://\(secret.path)\">]>",
+                "<wpt lat=\"1\" lon=\"2\" note=\"&x;\"/>"
+            ),
             ("<!DOCTYPE gpx SYSTEM \"file://\(secret.path)\">", "<wpt lat=\"1\" lon=\"2\"><name>n</name></wpt>"),
             ("<!DOCTYPE gpx [<!ENTITY % p SYSTEM \"file://\(secret.path)\"> %p;]>", "<wpt lat=\"1\" lon=\"2\"/>"),
         ] {
@@ -55,9 +65,13 @@ import Testing
             #expect(!run.standardOutput.contains("TOP-SECRET"), "\(prolog)")
             #expect(!run.standardError.contains("TOP-SECRET"), "\(prolog)")
             // The same through the SkautIS catalog reader.
-            let catalog = Data("\(prolog)<AdvertisingSummaryOutput><Realty_GpsLatitude>50</Realty_GpsLatitude><Realty_GpsLongitude>14</Realty_GpsLongitude><DisplayName>&x;</DisplayName></AdvertisingSummaryOutput>".utf8)
-            let near = try Self.run(catalog, name: "catalog.xml", ["near", "--at", "50,14", "--format", "geojson", "{}"])
-            #expect(!near.standardOutput.contains("TOP-SECRET") && !near.standardError.contains("TOP-SECRET"), "\(prolog)")
+            let catalog = Data(
+                "\(prolog)<AdvertisingSummaryOutput><Realty_GpsLatitude>50</Realty_GpsLatitude><Realty_GpsLongitude>14</Realty_GpsLongitude><DisplayName>&x;</DisplayName></AdvertisingSummaryOutput>"
+                    .utf8)
+            let near = try Self.run(
+                catalog, name: "catalog.xml", ["near", "--at", "50,14", "--format", "geojson", "{}"])
+            #expect(
+                !near.standardOutput.contains("TOP-SECRET") && !near.standardError.contains("TOP-SECRET"), "\(prolog)")
         }
     }
 
@@ -66,10 +80,14 @@ import Testing
         let run = try Self.run(Self.gpx("<trk>" + deep + "</trk><wpt lat=\"1\" lon=\"2\"/>"), ["convert", "{}"])
         #expect(run.status == 0)
         #expect(run.standardError.contains("track has no points; left out"))
-        let json = try Self.run(Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8), name: "deep.geojson", ["convert", "{}"], output: "out.gpx")
+        let json = try Self.run(
+            Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8),
+            name: "deep.geojson", ["convert", "{}"], output: "out.gpx")
         #expect(json.status == 65)
         #expect(json.standardError.contains("not GeoJSON: expected an object at the top"))
-        let nested = "{\"type\":\"Feature\",\"properties\":{\"a\":" + String(repeating: "[", count: 100_000) + "},\"geometry\":null}"
+        let nested =
+            "{\"type\":\"Feature\",\"properties\":{\"a\":" + String(repeating: "[", count: 100_000)
+            + "},\"geometry\":null}"
         let deepJSON = try Self.run(Data(nested.utf8), name: "deep.geojson", ["convert", "{}"], output: "out.gpx")
         #expect(deepJSON.status == 65)
         #expect(deepJSON.standardError.contains("nested deeper than 512 levels"))
@@ -83,7 +101,8 @@ import Testing
         let text = try Self.run(Self.gpx("<wpt lat=\"1\" lon=\"2\"><name>\(huge)</name></wpt>"), ["convert", "{}"])
         #expect(text.status == 0)
         #expect(text.standardError.contains("a value longer than 1 MiB; left out"))
-        let json = "{\"type\":\"Feature\",\"properties\":{\"name\":\"\(huge)\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]}}"
+        let json =
+            "{\"type\":\"Feature\",\"properties\":{\"name\":\"\(huge)\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]}}"
         let string = try Self.run(Data(json.utf8), name: "big.geojson", ["convert", "{}"], output: "out.gpx")
         #expect(string.status == 65)
         #expect(string.standardError.contains("a string over 10 MB, more than this reader accepts"))
@@ -126,7 +145,8 @@ import Testing
             } else {
                 #expect(run.status == 65, "\(length)")
                 #expect(run.standardError.contains("cut.gpx:"), "\(length): \(run.standardError)")
-                #expect(run.standardError.contains("is it truncated?") || run.standardError.contains("not a GPX file"),
+                #expect(
+                    run.standardError.contains("is it truncated?") || run.standardError.contains("not a GPX file"),
                     "\(length): \(run.standardError)")
             }
         }
@@ -143,24 +163,33 @@ import Testing
                 #expect(run.status == 0, "\(length): \(run.standardError)")
             } else if length > 0 {
                 #expect(run.status == 65, "\(length)")
-                #expect(run.standardError.contains("cut.geojson:") && run.standardError.contains("is it truncated?"),
+                #expect(
+                    run.standardError.contains("cut.geojson:") && run.standardError.contains("is it truncated?"),
                     "\(length): \(run.standardError)")
             }
         }
         // A text sequence keeps the texts before the cut (RFC 7464), with a warning for the cut one.
         let sequence = Array(try CLI.run(["convert", "--to", "geojsonseq", source.path]).standardOutput.utf8)
         let separators = Set(sequence.indices.filter { sequence[$0] == 0x1E })
-        try Self.truncations(of: String(decoding: sequence, as: UTF8.self), name: "cut.geojsons", output: "out.gpx") { length, run in
+        try Self.truncations(of: String(decoding: sequence, as: UTF8.self), name: "cut.geojsons", output: "out.gpx") {
+            length, run in
             if length < 2 {
                 // Nothing, or a record separator and nothing after it: no text at all, which is an error.
                 #expect(run.status == 65, "\(length): \(run.standardError)")
-                #expect(run.standardError.contains(length == 0 ? "cut.geojsons: neither GPX nor GeoJSON" : "cut.geojsons:1:1: not GeoJSON: the file is empty"),
+                #expect(
+                    run.standardError.contains(
+                        length == 0
+                            ? "cut.geojsons: neither GPX nor GeoJSON"
+                            : "cut.geojsons:1:1: not GeoJSON: the file is empty"),
                     "\(length): \(run.standardError)")
                 return
             }
             #expect(run.status == 0, "\(length): \(run.standardError)")
-            let complete = length >= sequence.count - 1 || !separators.isDisjoint(with: [length - 1, length, length + 1])
-            #expect(run.standardError.contains("the last text of the sequence is cut off") == !complete, "\(length): \(run.standardError)")
+            let complete =
+                length >= sequence.count - 1 || !separators.isDisjoint(with: [length - 1, length, length + 1])
+            #expect(
+                run.standardError.contains("the last text of the sequence is cut off") == !complete,
+                "\(length): \(run.standardError)")
         }
     }
 
@@ -170,7 +199,10 @@ import Testing
             <AdvertisingSummaryOutput><Realty_ID>1</Realty_ID><Realty_GpsLatitude>50.0755</Realty_GpsLatitude><Realty_GpsLongitude>14.4378</Realty_GpsLongitude><DisplayName>Klubovna</DisplayName><Unit_RegistrationNumber>111.01</Unit_RegistrationNumber></AdvertisingSummaryOutput>
             </AdvertisingSummaryResult></AdvertisingSummaryResponse></soap:Body></soap:Envelope>
             """
-        try Self.truncations(of: xml, name: "cut.xml", output: "out.geojson", arguments: ["near", "--at", "50,14", "--format", "geojson", "{}"]) { length, run in
+        try Self.truncations(
+            of: xml, name: "cut.xml", output: "out.geojson",
+            arguments: ["near", "--at", "50,14", "--format", "geojson", "{}"]
+        ) { length, run in
             if length > 0 && length < xml.utf8.count {
                 #expect(run.status == 65, "\(length): \(run.standardError)")
                 #expect(run.standardError.contains("cut.xml"), "\(length): \(run.standardError)")
@@ -182,13 +214,19 @@ import Testing
         let values = "id,name,lat,lon\n1,a,NaN,14\n2,b,50,inf\n3,c,1e999,14\n4,d,91,14\n5,e,50.08,14.43\n"
         let run = try Self.run(Data(values.utf8), name: "c.csv", ["near", "--at", "50,14", "{}"], output: "near.txt")
         #expect(run.status == 0)
-        for part in ["4 of 5 records left out for want of usable coordinates", "c.csv:2: coordinates 'NaN, 14' are not numbers",
-                     "c.csv:3: coordinates '50, inf' are not numbers", "c.csv:4: coordinates '1e999, 14' are not numbers"] {
+        for part in [
+            "4 of 5 records left out for want of usable coordinates", "c.csv:2: coordinates 'NaN, 14' are not numbers",
+            "c.csv:3: coordinates '50, inf' are not numbers", "c.csv:4: coordinates '1e999, 14' are not numbers",
+        ] {
             #expect(run.standardError.contains(part), "\(run.standardError)")
         }
-        let quote = try Self.run(Data("id,lat,lon\n1,\"50,14\n2,50,14\n".utf8), name: "q.csv", ["near", "--at", "50,14", "{}"], output: "near.txt")
+        let quote = try Self.run(
+            Data("id,lat,lon\n1,\"50,14\n2,50,14\n".utf8), name: "q.csv", ["near", "--at", "50,14", "{}"],
+            output: "near.txt")
         #expect(quote.status == 65)
-        #expect(quote.standardError.contains("q.csv:2:3: the quoted field that starts here is never closed"), "\(quote.standardError)")
+        #expect(
+            quote.standardError.contains("q.csv:2:3: the quoted field that starts here is never closed"),
+            "\(quote.standardError)")
     }
 
     @Test func impossibleValuesAreLeftOutWithTheirLineAndStrictMakesThemErrors() throws {
@@ -230,14 +268,24 @@ import Testing
             """
         let geojson = try Self.run(Data(json.utf8), name: "bad.geojson", ["convert", "{}"], output: "out.gpx")
         #expect(geojson.status == 0, "\(geojson.standardError)")
-        #expect(geojson.standardError.contains("bad.geojson:2:1: feature 1: position [181, 46] is out of range; left out"))
-        #expect(geojson.standardError.contains("bad.geojson:3:1: feature 2: position [14, -91] is out of range; left out"))
-        #expect(geojson.standardError.contains("bad.geojson:4:1: feature 3: time '2021-13-45T25:61:00Z'"), "\(geojson.standardError)")
+        #expect(
+            geojson.standardError.contains("bad.geojson:2:1: feature 1: position [181, 46] is out of range; left out"))
+        #expect(
+            geojson.standardError.contains("bad.geojson:3:1: feature 2: position [14, -91] is out of range; left out"))
+        #expect(
+            geojson.standardError.contains("bad.geojson:4:1: feature 3: time '2021-13-45T25:61:00Z'"),
+            "\(geojson.standardError)")
         // JSON has no NaN, and a number beyond a double's range is refused (RFC 8259 lets a reader set limits).
-        let huge = try Self.run(Data("{\"type\":\"Point\",\"coordinates\":[1e999,1]}".utf8), name: "huge.geojson", ["convert", "{}"], output: "out.gpx")
+        let huge = try Self.run(
+            Data("{\"type\":\"Point\",\"coordinates\":[1e999,1]}".utf8), name: "huge.geojson", ["convert", "{}"],
+            output: "out.gpx")
         #expect(huge.status == 65)
-        #expect(huge.standardError.contains("huge.geojson:1:37: not valid JSON: '1e999' is not a number"), "\(huge.standardError)")
-        let nan = try Self.run(Data("{\"type\":\"Point\",\"coordinates\":[NaN,1]}".utf8), name: "nan.geojson", ["convert", "{}"], output: "out.gpx")
+        #expect(
+            huge.standardError.contains("huge.geojson:1:37: not valid JSON: '1e999' is not a number"),
+            "\(huge.standardError)")
+        let nan = try Self.run(
+            Data("{\"type\":\"Point\",\"coordinates\":[NaN,1]}".utf8), name: "nan.geojson", ["convert", "{}"],
+            output: "out.gpx")
         #expect(nan.status == 65)
         #expect(nan.standardError.contains("nan.geojson:1:"))
     }
@@ -262,7 +310,9 @@ import Testing
         for arguments in [["convert", "/dev/zero"], ["stats", "/dev/zero"], ["near", "--at", "50,14", "/dev/zero"]] {
             let run = try CLI.run(arguments)
             #expect(run.status == 65, "\(arguments)")
-            #expect(run.standardError.contains("/dev/zero: ") && run.standardError.contains("neither"), "\(run.standardError)")
+            #expect(
+                run.standardError.contains("/dev/zero: ") && run.standardError.contains("neither"),
+                "\(run.standardError)")
         }
     }
 
@@ -293,12 +343,20 @@ import Testing
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { close(fd); throw POSIXError(.ENAMETOOLONG) }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw POSIXError(.ENAMETOOLONG)
+        }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }  // -1 on error
-        guard bound == 0 else { close(fd); throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard bound == 0 else {
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
         return fd
     }
 
@@ -333,7 +391,8 @@ import Testing
     }
 
     @Test func utf16WithoutAByteOrderMarkIsReadAsGPXAndRefusedAsGeoJSON() throws {
-        let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"><name>Žiri</name></wpt></gpx>"
+        let text =
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?><gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"><name>Žiri</name></wpt></gpx>"
         for encoding in [String.Encoding.utf16LittleEndian, .utf16BigEndian] {
             let run = try Self.run(text.data(using: encoding)!, ["convert", "{}"])
             #expect(run.status == 0)
@@ -377,8 +436,10 @@ import Testing
         #expect(missing.standardError.contains("/nonexistent/folder/stats.txt: cannot create"))
     }
 
-    @Test(.disabled(if: ProcessInfo.processInfo.environment["ROUTEKIT_SANITIZER"] == "thread",
-        "ThreadSanitizer's own runtime faults under a file-size limit"))
+    @Test(
+        .disabled(
+            if: ProcessInfo.processInfo.environment["ROUTEKIT_SANITIZER"] == "thread",
+            "ThreadSanitizer's own runtime faults under a file-size limit"))
     func aWriteThatFailsHalfwayLeavesTheOldFileAndNoTemporaryOne() throws {
         // The real binary under a 16 KB file-size limit: the write fails part of the way through (EFBIG).
         let folder = try CLI.temporaryFolder()
@@ -387,7 +448,10 @@ import Testing
         try Data("old".utf8).write(to: out)
         let stage = CLI.root.appendingPathComponent("data/stkp/Etapa 1.gpx").path
         let run = try CLI.runBinary(
-            ["-c", "ulimit -f 16; trap '' XFSZ; exec \"$0\" convert \"$1\" -o \"$2\"", CLI.binary.path, stage, out.path],
+            [
+                "-c", "ulimit -f 16; trap '' XFSZ; exec \"$0\" convert \"$1\" -o \"$2\"", CLI.binary.path, stage,
+                out.path,
+            ],
             executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(run.status == 73, "\(run.standardError)")
         #expect(run.standardError.contains("stage.geojson: cannot write: File too large"))

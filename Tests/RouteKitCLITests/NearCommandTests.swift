@@ -14,7 +14,10 @@ import Testing
         #expect(run.standardOutput == (try String(contentsOf: golden, encoding: .utf8)))
     }
 
-    @Test(arguments: ["49.1951,16.6068", "49.1951, 16.6068", "49.1951 16.6068", "49°11'42.4\"N 16°36'24.5\"E", "N 49° 11.707' E 16° 36.408'"])
+    @Test(arguments: [
+        "49.1951,16.6068", "49.1951, 16.6068", "49.1951 16.6068", "49°11'42.4\"N 16°36'24.5\"E",
+        "N 49° 11.707' E 16° 36.408'",
+    ])
     func acceptsThePositionFormsUsersPaste(position: String) throws {
         let run = try CLI.run(["near", "--at", position, "--radius", "5km", "--format", "csv", "-q", Self.xml])
         #expect(run.status == 0, "\(run.standardError)")
@@ -31,14 +34,20 @@ import Testing
         let distances = features.compactMap { ($0["properties"] as? [String: Any])?["distance_m"] as? Double }
         #expect(!distances.isEmpty && distances == distances.sorted() && distances.last! <= 60_000)
         let first = try #require(features.first?["properties"] as? [String: Any])
-        for key in ["id", "name", "distance_m", "bearing_deg", "units", "meetings", "city"] { #expect(first[key] != nil, "\(key)") }
+        for key in ["id", "name", "distance_m", "bearing_deg", "units", "meetings", "city"] {
+            #expect(first[key] != nil, "\(key)")
+        }
     }
 
     @Test func filtersByUnitAndLimits() throws {
-        let run = try CLI.run(["near", "--at", "49.1951,16.6068", "--unit", "621.02", "--format", "csv", "-q", Self.xml])
+        let run = try CLI.run([
+            "near", "--at", "49.1951,16.6068", "--unit", "621.02", "--format", "csv", "-q", Self.xml,
+        ])
         let rows = run.standardOutput.split(separator: "\n").dropFirst()
         #expect(!rows.isEmpty && rows.allSatisfy { $0.contains("(621.02.") })
-        let limited = try CLI.run(["near", "--at", "49.1951,16.6068", "--limit", "3", "--format", "csv", "-q", Self.xml])
+        let limited = try CLI.run([
+            "near", "--at", "49.1951,16.6068", "--limit", "3", "--format", "csv", "-q", Self.xml,
+        ])
         #expect(limited.standardOutput.split(separator: "\n").count == 4)
     }
 
@@ -47,18 +56,25 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let positions = folder.appendingPathComponent("units.csv")
         try Data("lat,lon,label\n49.1951,16.6068,Brno\n50.0755,14.4378,Praha\n".utf8).write(to: positions)
-        let run = try CLI.run(["near", "--at-file", positions.path, "--radius", "3km", "--format", "csv", "-q", Self.xml])
+        let run = try CLI.run([
+            "near", "--at-file", positions.path, "--radius", "3km", "--format", "csv", "-q", Self.xml,
+        ])
         #expect(run.status == 0)
-        let queries = Set(run.standardOutput.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) })
+        let queries = Set(
+            run.standardOutput.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) })
         #expect(queries == ["Brno", "Praha"])
-        let geojson = try CLI.run(["near", "--at-file", positions.path, "--radius", "3km", "--format", "geojson", "-q", Self.xml])
+        let geojson = try CLI.run([
+            "near", "--at-file", positions.path, "--radius", "3km", "--format", "geojson", "-q", Self.xml,
+        ])
         #expect(geojson.standardOutput.contains("\"query\":\"Praha\""))
     }
 
     @Test func refusesABareRadiusAndReportsUnusableCatalogs() throws {
         let bare = try CLI.run(["near", "--at", "49.2,16.6", "--radius", "60", Self.xml])
         #expect(bare.status == 64)
-        #expect(bare.standardError.contains("needs a unit, for example 200m or 1.5km (a bare number could be read as miles)"))
+        #expect(
+            bare.standardError.contains(
+                "needs a unit, for example 200m or 1.5km (a bare number could be read as miles)"))
         #expect(try CLI.run(["near", Self.xml]).status == 64)
         #expect(try CLI.run(["near", "--at", "91,16", Self.xml]).status == 64)
         let folder = try CLI.temporaryFolder()
@@ -84,9 +100,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let track = folder.appendingPathComponent("across.gpx")
         try Data(gpx.utf8).write(to: track)
-        let run = try CLI.run(["near", "--along", track.path, "--radius", "2km", "--format", "csv", "-q", NearCommandTests.xml])
+        let run = try CLI.run([
+            "near", "--along", track.path, "--radius", "2km", "--format", "csv", "-q", NearCommandTests.xml,
+        ])
         #expect(run.status == 0, "\(run.standardError)")
-        let rows = run.standardOutput.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rows = run.standardOutput.split(separator: "\n").dropFirst().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
         #expect(!rows.isEmpty)
         let along = rows.compactMap { Double($0[6]) }
         #expect(along == along.sorted())
@@ -99,7 +119,9 @@ import Testing
 
 @Suite struct NearMapCommandTests {
     @Test func drawsAnSVGMapAroundAPosition() throws {
-        let run = try CLI.run(["near", "--at", "49.1951,16.6068", "--radius", "10km", "--format", "svg", "-q", NearCommandTests.xml])
+        let run = try CLI.run([
+            "near", "--at", "49.1951,16.6068", "--radius", "10km", "--format", "svg", "-q", NearCommandTests.xml,
+        ])
         #expect(run.status == 0)
         #expect(run.standardOutput.hasPrefix("<?xml"))
         #expect(run.standardOutput.contains("clubrooms within 10 km"))
@@ -183,18 +205,26 @@ import Testing
         #expect(lines[2].contains("sobota 09:05–12:00") && lines[2].hasSuffix(",true"))
     }
 
-    @Test(arguments: [["--day", "xx"], ["--day", ""], ["--age", "-1"], ["--age", "ten"], ["--age", "151"], ["--sex", "both"],
-                      ["--unit", "621..03"], ["--unit", "x"]])
+    @Test(arguments: [
+        ["--day", "xx"], ["--day", ""], ["--age", "-1"], ["--age", "ten"], ["--age", "151"], ["--sex", "both"],
+        ["--unit", "621..03"], ["--unit", "x"],
+    ])
     func refusesBadFilterValues(arguments: [String]) throws {
         let run = try CLI.run(Self.brno + arguments + [Self.fixture])
         #expect(run.status == 64, "\(arguments)")
         if arguments[0] == "--day" {
-            #expect(run.standardError.contains("--day takes a day of the week: mon, tue, wed, thu, fri, sat, sun (or monday … sunday), or Czech po, út, st, čt, pá, so, ne"))
+            #expect(
+                run.standardError.contains(
+                    "--day takes a day of the week: mon, tue, wed, thu, fri, sat, sun (or monday … sunday), or Czech po, út, st, čt, pá, so, ne"
+                ))
         }
     }
 
     @Test func mapAndStagesTakeTheSameFilters() throws {
-        for command in [["map", "x.gpx", "--clubrooms", Self.fixture], ["stages", "bundle", "-o", "out", "--clubrooms", Self.fixture]] {
+        for command in [
+            ["map", "x.gpx", "--clubrooms", Self.fixture],
+            ["stages", "bundle", "-o", "out", "--clubrooms", Self.fixture],
+        ] {
             #expect(try CLI.run(command + ["--day", "xx"]).status == 64)
             #expect(try CLI.run(command + ["--sex", "x"]).status == 64)
         }
@@ -222,9 +252,14 @@ import Testing
         #expect(run.standardOutput.hasPrefix("<?xml version=\"1.0\" encoding=\"utf-8\"?>"))
         #expect(run.standardOutput.contains("<Distance>20000</Distance>"))
         #expect(run.standardOutput.contains("<GpsLatitude>49.1951</GpsLatitude>"))
-        #expect(run.standardError.contains("curl -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: \"https://is.skaut.cz/AdvertisingSummary\"' --data @request.xml https://is.skaut.cz/JunakWebservice/OrganizationUnit.asmx > clubrooms.xml"))
+        #expect(
+            run.standardError.contains(
+                "curl -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: \"https://is.skaut.cz/AdvertisingSummary\"' --data @request.xml https://is.skaut.cz/JunakWebservice/OrganizationUnit.asmx > clubrooms.xml"
+            ))
         let unit = try CLI.run(["near", "--skautis-request", "--unit", "621.05", "-q"])
-        #expect(unit.status == 0 && unit.standardOutput.contains("<ID_Unit>UNIT-ID</ID_Unit>") && unit.standardError.isEmpty)
+        #expect(
+            unit.status == 0 && unit.standardOutput.contains("<ID_Unit>UNIT-ID</ID_Unit>") && unit.standardError.isEmpty
+        )
         #expect(try CLI.run(["near", "--skautis-request"]).status == 64)
         #expect(try CLI.run(["near", "--skautis-request", "--at", "49,16", Self.fixture]).status == 64)
         #expect(try CLI.run(["near", "--skautis-request", "--along", Self.fixture]).status == 64)

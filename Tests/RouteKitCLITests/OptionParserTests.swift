@@ -1,6 +1,7 @@
-import Testing
-@testable import RouteKitCLI
 import RouteKit
+import Testing
+
+@testable import RouteKitCLI
 
 /// The one option parser every command shares, through the commands' own tables.
 @Suite struct OptionParserTests {
@@ -24,7 +25,8 @@ import RouteKit
 
     @Test func flagsAndRepeatedOptions() throws {
         let map = try MapCommand.parse([
-            "t.gpx", "--clubrooms", "a.xml", "--clubrooms=b.csv", "-q", "--size", "1600x1000", "--projection", "WebMercator",
+            "t.gpx", "--clubrooms", "a.xml", "--clubrooms=b.csv", "-q", "--size", "1600x1000", "--projection",
+            "WebMercator",
         ])
         #expect(map.clubrooms == ["a.xml", "b.csv"])
         #expect(map.quiet)
@@ -58,7 +60,10 @@ import RouteKit
         (["--frobnicate"], "unknown option '--frobnicate'"),
         (["-o"], "-o needs a value"),
         (["--strict=yes"], "--strict takes no value; leave out '=yes'"),
-        (["--precision", "16"], "--precision must be a whole number of decimals from 0 to 15, for example 6, not '16'"),
+        (
+            ["--precision", "16"],
+            "--precision must be a whole number of decimals from 0 to 15, for example 6, not '16'"
+        ),
         (["--to=kml"], "--to must be one of geojson, geojsonseq, ndjson, gpx, not 'kml'"),
     ])
     func mistakesAreUsageErrorsThatSayWhatIsWrong(words: [String], message: String) {
@@ -92,6 +97,8 @@ import RouteKit
 
     @Test func helpLinesWrapUnderTheirColumn() {
         let option = Option<ConvertCommand>.flag("--strict", help: "First line.\nSecond line.", sets: \.strict)
-        #expect(option.helpLines == "  --strict              First line.\n" + String(repeating: " ", count: 24) + "Second line.")
+        #expect(
+            option.helpLines == "  --strict              First line.\n" + String(repeating: " ", count: 24)
+                + "Second line.")
     }
 }

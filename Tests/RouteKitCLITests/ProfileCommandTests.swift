@@ -35,9 +35,12 @@ import Testing
         #expect(lines.first == "distance_m,elevation_m,smoothed_elevation_m,grade_pct")
         #expect(lines.count > 9000)
         let json = try CLI.run(["profile", "--format", "json", "--waypoints", Self.controlPoints, "-q", Self.stage])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let stats = try CLI.run(["stats", "--format", "json", Self.stage])
-        let total = try #require((try JSONSerialization.jsonObject(with: Data(stats.standardOutput.utf8)) as? [String: Any])?["total"] as? [String: Any])
+        let total = try #require(
+            (try JSONSerialization.jsonObject(with: Data(stats.standardOutput.utf8)) as? [String: Any])?["total"]
+                as? [String: Any])
         #expect(object["ascent_m"] as? Double == total["ascent_m"] as? Double)
         #expect(object["length_2d_m"] as? Double == total["length_2d_m"] as? Double)
         let waypoints = try #require(object["waypoints"] as? [[String: Any]])
@@ -52,7 +55,8 @@ import Testing
         #expect(bare.standardError.contains("needs a unit, for example 200m"))
         #expect(try CLI.run(["profile", Self.stage, "--width", "20"]).status == 64)
         #expect(try CLI.run(["profile", Self.stage, Self.stage]).status == 64)
-        #expect(try CLI.run(["profile", Self.stage, "--format", "csv", "--waypoints", Self.controlPoints]).status == 64)
+        #expect(
+            try CLI.run(["profile", Self.stage, "--format", "csv", "--waypoints", Self.controlPoints]).status == 64)
     }
 }
 
@@ -67,7 +71,9 @@ import Testing
     }
 
     @Test func mapsAStageWithItsControlPoints() throws {
-        let run = try CLI.run(["map", ProfileCommandTests.stage, "--waypoints", ProfileCommandTests.controlPoints, "--size", "900x600"])
+        let run = try CLI.run([
+            "map", ProfileCommandTests.stage, "--waypoints", ProfileCommandTests.controlPoints, "--size", "900x600",
+        ])
         #expect(run.status == 0)
         #expect(run.standardOutput.contains(">KT 1.1</text>") && run.standardOutput.contains(">KT 1.2</text>"))
         #expect(run.standardError.contains("9 waypoints further than 200 m from every track left out"))

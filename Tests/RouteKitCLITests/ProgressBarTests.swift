@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import RouteKit
 @testable import RouteKitCLI
 
@@ -10,14 +11,16 @@ import Testing
     final class Terminal: Sendable {
         let text = Mutex("")
         var console: Console {
-            Console(writeError: { piece in self.text.withLock { $0 += piece } }, errorIsTerminal: true,
-                    standardOutput: { try OutputStream.create(path: "/dev/null") })
+            Console(
+                writeError: { piece in self.text.withLock { $0 += piece } }, errorIsTerminal: true,
+                standardOutput: { try OutputStream.create(path: "/dev/null") })
         }
     }
 
     @Test func theLineShowsTheBarThePercentageAndTheDetail() {
         let half = ProgressBar.State(done: 20, total: 40, detail: "20.0 of 40.0 MB")
-        #expect(ProgressBar.line("convert", half) == "routekit: convert [############............]  50%  20.0 of 40.0 MB")
+        #expect(
+            ProgressBar.line("convert", half) == "routekit: convert [############............]  50%  20.0 of 40.0 MB")
         let all = ProgressBar.State(done: 41, total: 40, detail: "x")
         #expect(ProgressBar.line("stages", all) == "routekit: stages [########################] 100%  x")
         let unknown = ProgressBar.State(done: 5, total: 0, detail: "5.0 MB")
@@ -104,7 +107,8 @@ import Testing
             sys.exit(code)
             """
         let started = Date()
-        let run = try CLI.runBinary(["-c", script, CLI.binary.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        let run = try CLI.runBinary(
+            ["-c", script, CLI.binary.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/python3"))
         return (run.status, run.standardOutput, Date().timeIntervalSince(started))
     }
 
@@ -114,11 +118,13 @@ import Testing
         var k = 0
         while block.utf8.count < 1 << 20 {
             let lat = 46 + Double(k) * 1e-5
-            block += "<trkpt lat=\"\(lat)\" lon=\"\(14.5 + Double(k) * 1e-5)\"><ele>\(300 + k % 100)</ele>"
+            block +=
+                "<trkpt lat=\"\(lat)\" lon=\"\(14.5 + Double(k) * 1e-5)\"><ele>\(300 + k % 100)</ele>"
                 + "<time>2020-01-01T00:00:00Z</time></trkpt>\n"
             k += 1
         }
-        let head = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\">"
+        let head =
+            "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\">"
             + "<trk><name>big</name><trkseg>\n"
         let tail = "</trkseg></trk></gpx>\n"
         let handle: FileHandle
@@ -166,7 +172,9 @@ import Testing
         let drawings = shown.components(separatedBy: "\r").filter { $0.hasPrefix("routekit: convert [") }
         #expect(drawings.count >= 2, "\(shown)")
         let bytes = Int64(try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int ?? 0)
-        #expect(drawings.contains { $0.contains("%  ") && $0.contains(" of \(ProgressBar.megabytes(bytes)) MB") }, "\(shown)")
+        #expect(
+            drawings.contains { $0.contains("%  ") && $0.contains(" of \(ProgressBar.megabytes(bytes)) MB") },
+            "\(shown)")
         #expect(shown.hasSuffix("\r\u{1B}[K"))
         #expect(!shown.contains("\n"))
 

@@ -13,7 +13,9 @@ import Testing
 
     func track(from lat: Double, name: String) -> String {
         var gpx = "<gpx><trk><name>\(name)</name><trkseg>"
-        for k in 0..<300 { gpx += "<trkpt lat=\"\(lat + Double(k) * 1e-4)\" lon=\"14\"><ele>\(400 + k % 40)</ele></trkpt>" }
+        for k in 0..<300 {
+            gpx += "<trkpt lat=\"\(lat + Double(k) * 1e-4)\" lon=\"14\"><ele>\(400 + k % 40)</ele></trkpt>"
+        }
         return gpx + "</trkseg></trk></gpx>"
     }
 
@@ -23,12 +25,16 @@ import Testing
         let bundle = folder.appendingPathComponent("bundle")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         for (n, lat) in [(10, 46.2), (9, 46.1), (2, 46.0)] {
-            try Data(track(from: lat, name: "Track \(n)").utf8).write(to: bundle.appendingPathComponent("Etapa \(n).gpx"))
+            try Data(track(from: lat, name: "Track \(n)").utf8).write(
+                to: bundle.appendingPathComponent("Etapa \(n).gpx"))
         }
         try Data("<gpx><trk><trkseg><trkpt lat=\"1\"".utf8).write(to: bundle.appendingPathComponent("Etapa 11.gpx"))
         // A control point on stage 9 (at 46.115) and one far away; KT.json and Etape.json are missing.
-        try Data("<gpx><wpt lat=\"46.115\" lon=\"14.0005\"><name>KT A</name></wpt><wpt lat=\"40\" lon=\"10\"><name>KT far</name></wpt></gpx>".utf8)
-            .write(to: bundle.appendingPathComponent("KT.gpx"))
+        try Data(
+            "<gpx><wpt lat=\"46.115\" lon=\"14.0005\"><name>KT A</name></wpt><wpt lat=\"40\" lon=\"10\"><name>KT far</name></wpt></gpx>"
+                .utf8
+        )
+        .write(to: bundle.appendingPathComponent("KT.gpx"))
         let out = folder.appendingPathComponent("out").path
         let run = try CLI.run(["stages", bundle.path, "-o", out])
         #expect(run.status == 0)
@@ -37,10 +43,16 @@ import Testing
         #expect(run.standardError.contains("KT far"))
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: out))
         for n in [2, 9, 10] {
-            for suffix in [".geojson", ".gpx", "-profile.svg", "-map.svg"] { #expect(files.contains("stage-\(n)\(suffix)")) }
+            for suffix in [".geojson", ".gpx", "-profile.svg", "-map.svg"] {
+                #expect(files.contains("stage-\(n)\(suffix)"))
+            }
         }
-        for name in ["route.geojson", "route-map.svg", "stages.csv", "stages.json", "index.html"] { #expect(files.contains(name)) }
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/stages.json"))) as? [String: Any])
+        for name in ["route.geojson", "route-map.svg", "stages.csv", "stages.json", "index.html"] {
+            #expect(files.contains(name))
+        }
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/stages.json")))
+                as? [String: Any])
         let stages = try #require(json["stages"] as? [[String: Any]])
         #expect(stages.map { $0["number"] as? Int } == [2, 9, 10])
         let points = try #require(stages[1]["control_points"] as? [[String: Any]])
@@ -60,12 +72,18 @@ import Testing
         let bundle = folder.appendingPathComponent("bundle")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         for (n, lat) in [(1, 46.0), (2, 46.03)] {
-            try Data(track(from: lat, name: "Track \(n)").utf8).write(to: bundle.appendingPathComponent("Etapa \(n).gpx"))
+            try Data(track(from: lat, name: "Track \(n)").utf8).write(
+                to: bundle.appendingPathComponent("Etapa \(n).gpx"))
         }
-        try Data("<gpx><wpt lat=\"46.015\" lon=\"14.0003\"><name>KT 1</name></wpt></gpx>".utf8).write(to: bundle.appendingPathComponent("KT.gpx"))
-        try Data(#"[{"naziv": "KT 1", "zig": "Na vratih koče"}]"#.utf8).write(to: bundle.appendingPathComponent("KT.json"))
-        try Data(#"[{"name": "Prva", "href": "Etapa 1.gpx", "desc": "Opis <1>", "category": "lahka"}, {"name": "Druga", "href": "Etapa 2.gpx", "desc": "", "category": "zahtevna"}]"#.utf8)
-            .write(to: bundle.appendingPathComponent("Etape.json"))
+        try Data("<gpx><wpt lat=\"46.015\" lon=\"14.0003\"><name>KT 1</name></wpt></gpx>".utf8).write(
+            to: bundle.appendingPathComponent("KT.gpx"))
+        try Data(#"[{"naziv": "KT 1", "zig": "Na vratih koče"}]"#.utf8).write(
+            to: bundle.appendingPathComponent("KT.json"))
+        try Data(
+            #"[{"name": "Prva", "href": "Etapa 1.gpx", "desc": "Opis <1>", "category": "lahka"}, {"name": "Druga", "href": "Etapa 2.gpx", "desc": "", "category": "zahtevna"}]"#
+                .utf8
+        )
+        .write(to: bundle.appendingPathComponent("Etape.json"))
         let out = folder.appendingPathComponent("out").path
         #expect(try CLI.run(["stages", bundle.path, "-o", out, "-q"]).status == 0)
         for name in ["index.html", "stage-1-map.svg", "stages.json", "stages.csv"] {
@@ -82,20 +100,28 @@ import Testing
     @Test(.requires(.python3)) func readsTheBundleAsPublished() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let etape = #"[{"name":"01: Ljubljana – Govejek","href":"https://example.org/01/","desc":"Z gradu.  Dolžina:  Vzpon:  Spust: Trajanje: 3 ure","category":"Ljubljana","file":"Etapa_1.gpx"},{"name":"02: Govejek – Blegoš","href":"https://example.org/02/","desc":"Dolžina: 38 km","category":"Škofjeloško hribovje","file":"Etapa_2.gpx"}]"#
-        let kt = #"[{"zapSt":"1","naziv":"Ljubljanski grad","naslov":"Grajska planota 1","zig":"V paviljonu"},{"zapSt":"2","naziv":"Trdinov vrh","naslov":"","zig":"V skrinjici"},{"zapSt":"3","naziv":"Koča na Blegošu","naslov":"Leskovica 32","zig":"V koči"}]"#
-        let waypoints = "<gpx><wpt lat=\"46.0\" lon=\"14\"><name>Ljubljanski grad</name></wpt><wpt lat=\"46.1\" lon=\"14\"><name>Koča na Blegošu</name></wpt></gpx>"
+        let etape =
+            #"[{"name":"01: Ljubljana – Govejek","href":"https://example.org/01/","desc":"Z gradu.  Dolžina:  Vzpon:  Spust: Trajanje: 3 ure","category":"Ljubljana","file":"Etapa_1.gpx"},{"name":"02: Govejek – Blegoš","href":"https://example.org/02/","desc":"Dolžina: 38 km","category":"Škofjeloško hribovje","file":"Etapa_2.gpx"}]"#
+        let kt =
+            #"[{"zapSt":"1","naziv":"Ljubljanski grad","naslov":"Grajska planota 1","zig":"V paviljonu"},{"zapSt":"2","naziv":"Trdinov vrh","naslov":"","zig":"V skrinjici"},{"zapSt":"3","naziv":"Koča na Blegošu","naslov":"Leskovica 32","zig":"V koči"}]"#
+        let waypoints =
+            "<gpx><wpt lat=\"46.0\" lon=\"14\"><name>Ljubljanski grad</name></wpt><wpt lat=\"46.1\" lon=\"14\"><name>Koča na Blegošu</name></wpt></gpx>"
         let zip = folder.appendingPathComponent("ZIP_03-09-2019.zip").path
-        try CLI.zip([
-            ("STKP/Etapa_1.gpx", Array(track(from: 46.0, name: "01_Ljubljana").utf8)),
-            ("STKP/Etapa_2.gpx", Array(track(from: 46.1, name: "02_Govejek").utf8)),
-            ("STKP/KT.gpx", Array(waypoints.utf8)), ("STKP/etape.json", Array(etape.utf8)), ("STKP/kt.json", Array(kt.utf8)),
-            ("__MACOSX/STKP/._Etapa_1.gpx", [0, 5, 22, 7]), ("STKP/.DS_Store", [0, 0, 0, 1]),
-        ], to: zip)
+        try CLI.zip(
+            [
+                ("STKP/Etapa_1.gpx", Array(track(from: 46.0, name: "01_Ljubljana").utf8)),
+                ("STKP/Etapa_2.gpx", Array(track(from: 46.1, name: "02_Govejek").utf8)),
+                ("STKP/KT.gpx", Array(waypoints.utf8)), ("STKP/etape.json", Array(etape.utf8)),
+                ("STKP/kt.json", Array(kt.utf8)),
+                ("__MACOSX/STKP/._Etapa_1.gpx", [0, 5, 22, 7]), ("STKP/.DS_Store", [0, 0, 0, 1]),
+            ], to: zip)
         let out = folder.appendingPathComponent("out").path
         let run = try CLI.run(["stages", zip, "-o", out])
         #expect(run.status == 0)
-        #expect(run.standardError.hasPrefix("routekit: warning: \(zip) › STKP: kt.json lists 1 control point with no waypoint in KT.gpx, listed without a position: 2 Trdinov vrh\n"))
+        #expect(
+            run.standardError.hasPrefix(
+                "routekit: warning: \(zip) › STKP: kt.json lists 1 control point with no waypoint in KT.gpx, listed without a position: 2 Trdinov vrh\n"
+            ))
         let html = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         #expect(html.contains("<time datetime=\"2019-09-03\">3 September 2019</time>"))
         #expect(html.contains("<h2>01: Ljubljana – Govejek</h2>\n<p class=\"cat\">Ljubljana</p>"))
@@ -104,13 +130,16 @@ import Testing
         #expect(html.contains("Dolžina: <span class=\"measured\" title=\"measured from the track\">3,3 km</span>"))
         #expect(html.contains("<p lang=\"sl\">Dolžina: 38 km</p>"))
         #expect(html.contains("<a href=\"https://example.org/02/\">The stage on the route's website</a>"))
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/stages.json"))) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/stages.json")))
+                as? [String: Any])
         #expect(json["date"] as? String == "2019-09-03")
         let stages = try #require(json["stages"] as? [[String: Any]])
         #expect(stages.map { $0["href"] as? String } == ["https://example.org/01/", "https://example.org/02/"])
         #expect((stages[1]["control_points"] as? [[String: Any]])?.first?["number"] as? Int == 3)
         // The stage's GPX is written as it was in the archive.
-        #expect(try String(contentsOfFile: out + "/stage-2.gpx", encoding: .utf8) == track(from: 46.1, name: "02_Govejek"))
+        #expect(
+            try String(contentsOfFile: out + "/stage-2.gpx", encoding: .utf8) == track(from: 46.1, name: "02_Govejek"))
     }
 
     @Test(.requires(.python3)) func aHostileArchiveIsRefusedAndLeavesNothing() throws {
@@ -122,10 +151,16 @@ import Testing
         try CLI.zip([("Etapa_1.gpx", [])], zeros: ["Etapa_1.gpx": 600 << 20], to: bomb)
         var run = try CLI.run(["stages", bomb, "-o", out])
         #expect(run.status == 65)
-        #expect(run.standardError == "routekit: error: \(bomb): refused: its files would expand to more than 512 MiB (a ZIP bomb?)\n")
+        #expect(
+            run.standardError
+                == "routekit: error: \(bomb): refused: its files would expand to more than 512 MiB (a ZIP bomb?)\n")
         // Cut in half, and not an archive at all.
         let cut = folder.appendingPathComponent("cut.zip").path
-        try CLI.zip([("Etapa_1.gpx", Array(track(from: 46, name: "a").utf8)), ("Etapa_2.gpx", Array(track(from: 47, name: "b").utf8))], to: cut)
+        try CLI.zip(
+            [
+                ("Etapa_1.gpx", Array(track(from: 46, name: "a").utf8)),
+                ("Etapa_2.gpx", Array(track(from: 47, name: "b").utf8)),
+            ], to: cut)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: cut))
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
         run = try CLI.run(["stages", cut, "-o", out])
@@ -135,14 +170,22 @@ import Testing
         try Data("Etapa 1: Ljubljana\n".utf8).write(to: URL(fileURLWithPath: text))
         run = try CLI.run(["stages", text, "-o", out])
         #expect(run.status == 65)
-        #expect(run.standardError == "routekit: error: \(text): not a readable ZIP archive: not a ZIP file (give the bundle as a ZIP or a folder)\n")
+        #expect(
+            run.standardError
+                == "routekit: error: \(text): not a readable ZIP archive: not a ZIP file (give the bundle as a ZIP or a folder)\n"
+        )
         // Entries whose paths lead out of the archive are read by their names only.
         let escape = folder.appendingPathComponent("escape.zip").path
         try CLI.zip([("../../escaped/Etapa_1.gpx", Array(track(from: 46, name: "a").utf8))], to: escape)
         run = try CLI.run(["stages", escape, "-o", out, "-q"])
         #expect(run.status == 0)
-        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("escaped").path))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["bomb.zip", "cut.zip", "escape.zip", "notes.txt", "out"])
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.deletingLastPathComponent().appendingPathComponent("escaped").path))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+                "bomb.zip", "cut.zip", "escape.zip", "notes.txt", "out",
+            ])
         #expect(FileManager.default.fileExists(atPath: out + "/stage-1.gpx"))
     }
 
@@ -157,19 +200,24 @@ import Testing
         var gpx = "<gpx><trk><name>Two parts</name>"
         for start in [46.0, 46.08] {
             gpx += "<trkseg>"
-            for k in 0...300 { gpx += "<trkpt lat=\"\(start + Double(k) * 0.0001)\" lon=\"14\"><ele>\(500 + k)</ele></trkpt>" }
+            for k in 0...300 {
+                gpx += "<trkpt lat=\"\(start + Double(k) * 0.0001)\" lon=\"14\"><ele>\(500 + k)</ele></trkpt>"
+            }
             gpx += "</trkseg>"
         }
         try Data((gpx + "</trk></gpx>").utf8).write(to: bundle.appendingPathComponent("Etapa_1.gpx"))
         // 20 m east of 46.083° N, 14° E.
         let (lat, lon) = ("46.083", "14.000259")
-        try Data("<gpx><wpt lat=\"\(lat)\" lon=\"\(lon)\"><name>KT 1</name></wpt></gpx>".utf8).write(to: bundle.appendingPathComponent("KT.gpx"))
+        try Data("<gpx><wpt lat=\"\(lat)\" lon=\"\(lon)\"><name>KT 1</name></wpt></gpx>".utf8).write(
+            to: bundle.appendingPathComponent("KT.gpx"))
         // The profile's distance: all of the first segment and 0.003° of the second (GeographicLib's GeodSolve:
         // 3,334.548 m and 333.459 m); counting the gap would add 5,558 m.
         let expected = 3_334.548 + 333.459
         let out = folder.appendingPathComponent("out").path
         #expect(try CLI.run(["stages", bundle.path, "-o", out, "-q"]).status == 0)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/stages.json"))) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/stages.json")))
+                as? [String: Any])
         let stage = try #require((json["stages"] as? [[String: Any]])?.first)
         let along = try #require((stage["control_points"] as? [[String: Any]])?.first?["along_m"] as? Double)
         #expect(abs(along - expected) < 0.01)
@@ -177,7 +225,9 @@ import Testing
         // near --along measures the same distance for a clubroom at that place.
         let catalog = folder.appendingPathComponent("rooms.csv")
         try Data("id,name,lat,lon\n1,Klubovna,\(lat),\(lon)\n".utf8).write(to: catalog)
-        let near = try CLI.run(["near", "--along", bundle.path + "/Etapa_1.gpx", "--radius", "100m", "--format", "csv", catalog.path])
+        let near = try CLI.run([
+            "near", "--along", bundle.path + "/Etapa_1.gpx", "--radius", "100m", "--format", "csv", catalog.path,
+        ])
         let row = try #require(near.standardOutput.split(separator: "\n").dropFirst().first?.split(separator: ","))
         #expect(abs((Double(row[6]) ?? 0) - expected) < 0.01)
     }
@@ -195,7 +245,9 @@ import Testing
 @Suite struct MapClubroomsTests {
     @Test func marksTheClubroomsNearTheTrack() throws {
         var gpx = "<gpx><trk><name>Across Brno</name><trkseg>"
-        for k in 0..<400 { gpx += "<trkpt lat=\"\(49.17 + Double(k) * 0.00012)\" lon=\"\(16.50 + Double(k) * 0.0005)\"/>" }
+        for k in 0..<400 {
+            gpx += "<trkpt lat=\"\(49.17 + Double(k) * 0.00012)\" lon=\"\(16.50 + Double(k) * 0.0005)\"/>"
+        }
         gpx += "</trkseg></trk></gpx>"
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -204,7 +256,9 @@ import Testing
         let run = try CLI.run(["map", track.path, "--clubrooms", NearCommandTests.xml, "--radius", "3km", "-q"])
         #expect(run.status == 0)
         let squares = run.standardOutput.components(separatedBy: "fill=\"#e67e22\" stroke").count - 1
-        let nearby = try CLI.run(["near", "--along", track.path, "--radius", "3km", "--format", "csv", "-q", NearCommandTests.xml])
+        let nearby = try CLI.run([
+            "near", "--along", track.path, "--radius", "3km", "--format", "csv", "-q", NearCommandTests.xml,
+        ])
         #expect(squares == nearby.standardOutput.split(separator: "\n").count - 1)
         #expect(squares > 0)
         #expect(run.standardOutput.contains(">clubroom</text>"))

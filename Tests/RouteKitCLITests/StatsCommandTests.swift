@@ -24,17 +24,21 @@ import Testing
             var gpx = "<trk><name>\(name)</name><trkseg>"
             for k in 0..<50 {
                 let day = back && k % 5 == 4 ? 8 : 9
-                gpx += "<trkpt lat=\"\(46 + Double(k) * 0.0001)\" lon=\"14\"><time>2019-09-0\(day)T10:10:\(k < 10 ? "0" : "")\(k)Z</time></trkpt>"
+                gpx +=
+                    "<trkpt lat=\"\(46 + Double(k) * 0.0001)\" lon=\"14\"><time>2019-09-0\(day)T10:10:\(k < 10 ? "0" : "")\(k)Z</time></trkpt>"
             }
             return gpx + "</trkseg></trk>"
         }
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("two.gpx").path
-        try Data(("<gpx>" + track("Joined", back: true) + track("Recorded", back: false) + "</gpx>").utf8).write(to: URL(fileURLWithPath: path))
+        try Data(("<gpx>" + track("Joined", back: true) + track("Recorded", back: false) + "</gpx>").utf8).write(
+            to: URL(fileURLWithPath: path))
         let run = try CLI.run(["stats", "--format", "json", path])
         #expect(run.status == 0)
-        #expect(run.standardError == "routekit: warning: \(path) (Joined): times go back in 10 of 49 steps (20.4 %), as in tracks "
+        #expect(
+            run.standardError
+                == "routekit: warning: \(path) (Joined): times go back in 10 of 49 steps (20.4 %), as in tracks "
                 + "joined from recordings of different days: duration, moving time and speeds are left out\n")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let tracks = try #require(json["tracks"] as? [[String: Any]])
@@ -63,7 +67,8 @@ import Testing
     }
 
     @Test func unknownValuesAreNullNeverZero() throws {
-        let gpx = "<gpx><trk><trkseg><trkpt lat=\"46\" lon=\"14\"/><trkpt lat=\"46.001\" lon=\"14\"/></trkseg></trk></gpx>"
+        let gpx =
+            "<gpx><trk><trkseg><trkpt lat=\"46\" lon=\"14\"/><trkpt lat=\"46.001\" lon=\"14\"/></trkseg></trk></gpx>"
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("bare.gpx").path

@@ -71,9 +71,15 @@ enum CLI {
     /// Writes a ZIP at `path` with Tests/RouteKitTests/Fixtures/make-zip.py: each entry its bytes, or `zeros`
     /// zero bytes (a ZIP bomb).
     static func zip(_ entries: [(name: String, bytes: [UInt8])], zeros: [String: Int] = [:], to path: String) throws {
-        let spec: [String: Any] = ["path": path, "entries": entries.map { ["name": $0.name, "base64": Data($0.bytes).base64EncodedString(), "zeros": zeros[$0.name] ?? 0] }]
-        let run = try runBinary([fixture("make-zip.py")], input: try JSONSerialization.data(withJSONObject: spec),
-                                executable: URL(fileURLWithPath: try Tool.python3.requirePath()))
+        let spec: [String: Any] = [
+            "path": path,
+            "entries": entries.map {
+                ["name": $0.name, "base64": Data($0.bytes).base64EncodedString(), "zeros": zeros[$0.name] ?? 0]
+            },
+        ]
+        let run = try runBinary(
+            [fixture("make-zip.py")], input: try JSONSerialization.data(withJSONObject: spec),
+            executable: URL(fileURLWithPath: try Tool.python3.requirePath()))
         guard run.status == 0 else {
             throw ToolError.failed(.python3, status: run.status, standardError: run.standardError)
         }
@@ -114,7 +120,8 @@ enum ToolError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .missing(let tool): "\(tool.rawValue) is not installed (Debian package \(tool.package); scripts/setup installs it)"
+        case .missing(let tool):
+            "\(tool.rawValue) is not installed (Debian package \(tool.package); scripts/setup installs it)"
         case let .failed(tool, status, standardError): "\(tool.rawValue) ended with exit \(status): \(standardError)"
         }
     }
@@ -123,6 +130,8 @@ enum ToolError: Error, CustomStringConvertible {
 extension Trait where Self == ConditionTrait {
     /// Runs the test only when `tool` is installed; otherwise the test is reported as skipped, saying why.
     static func requires(_ tool: Tool) -> Self {
-        .enabled(if: tool.path != nil, "\(tool.rawValue) is not installed (Debian package \(tool.package); scripts/setup installs it)")
+        .enabled(
+            if: tool.path != nil,
+            "\(tool.rawValue) is not installed (Debian package \(tool.package); scripts/setup installs it)")
     }
 }

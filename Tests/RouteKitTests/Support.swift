@@ -88,7 +88,8 @@ enum ToolError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .missing(let tool): "\(tool.rawValue) is not installed (Debian package \(tool.package); scripts/setup installs it)"
+        case .missing(let tool):
+            "\(tool.rawValue) is not installed (Debian package \(tool.package); scripts/setup installs it)"
         case let .failed(tool, status, standardError): "\(tool.rawValue) ended with exit \(status): \(standardError)"
         }
     }
@@ -97,7 +98,9 @@ enum ToolError: Error, CustomStringConvertible {
 extension Trait where Self == ConditionTrait {
     /// Runs the test only when `tool` is installed; otherwise the test is reported as skipped, saying why.
     static func requires(_ tool: Tool) -> Self {
-        .enabled(if: tool.path != nil, "\(tool.rawValue) is not installed (Debian package \(tool.package); scripts/setup installs it)")
+        .enabled(
+            if: tool.path != nil,
+            "\(tool.rawValue) is not installed (Debian package \(tool.package); scripts/setup installs it)")
     }
 }
 
@@ -116,7 +119,10 @@ enum Zip {
         let spec: [String: Any] = [
             "path": path,
             "entries": entries.map { e -> [String: Any] in
-                ["name": e.name, "base64": Data(e.bytes).base64EncodedString(), "zeros": e.zeros, "symlink": e.symlink ?? NSNull()]
+                [
+                    "name": e.name, "base64": Data(e.bytes).base64EncodedString(), "zeros": e.zeros,
+                    "symlink": e.symlink ?? NSNull(),
+                ]
             },
         ]
         let process = Process()

@@ -13,8 +13,10 @@ public struct AscentDescent: Hashable, Sendable {
     /// The hysteresis threshold used, in metres.
     public var thresholdMeters: Double
 
-    public init(ascentMeters: Double = 0, descentMeters: Double = 0, noiseMeters: Double = 0,
-                smoothingMeters: Double = 0, thresholdMeters: Double = 0) {
+    public init(
+        ascentMeters: Double = 0, descentMeters: Double = 0, noiseMeters: Double = 0,
+        smoothingMeters: Double = 0, thresholdMeters: Double = 0
+    ) {
         self.ascentMeters = ascentMeters
         self.descentMeters = descentMeters
         self.noiseMeters = noiseMeters
@@ -76,7 +78,8 @@ public struct AscentMethod: Hashable, Sendable {
         let n = series.count
         guard n >= 2 else { return (AscentDescent(), series.elevations) }
         let noise = Self.estimateNoise(series, scale: noiseScaleMeters)
-        let bandwidth = smoothingMeters
+        let bandwidth =
+            smoothingMeters
             ?? min(maximumSmoothingMeters, smoothingPerNoiseMeter * noise + smoothingPerSquaredNoise * noise * noise)
         let smoothed = bandwidth > 0 ? Self.smooth(series, bandwidth: bandwidth) : series.elevations
         let threshold: Double
@@ -84,7 +87,8 @@ public struct AscentMethod: Hashable, Sendable {
             threshold = thresholdMeters
         } else {
             // Noise left after averaging the fixes within the bandwidth (independent at the noise scale).
-            let spacing = series.distances[n - 1] > series.distances[0]
+            let spacing =
+                series.distances[n - 1] > series.distances[0]
                 ? (series.distances[n - 1] - series.distances[0]) / Double(n - 1) : 1
             let samples = max(1, bandwidth * 2.5 / max(spacing, noiseScaleMeters))
             threshold = thresholdPerNoise * noise / samples.squareRoot()

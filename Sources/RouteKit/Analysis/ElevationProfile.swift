@@ -64,9 +64,10 @@ public struct ElevationProfile: Sendable {
         var samples: [Sample] = []
         samples.reserveCapacity(series.count)
         for i in 0..<series.count {
-            samples.append(Sample(
-                distanceMeters: series.distances[i], elevationMeters: series.elevations[i],
-                smoothedElevationMeters: i < smoothed.count ? smoothed[i] : series.elevations[i], gradePercent: 0))
+            samples.append(
+                Sample(
+                    distanceMeters: series.distances[i], elevationMeters: series.elevations[i],
+                    smoothedElevationMeters: i < smoothed.count ? smoothed[i] : series.elevations[i], gradePercent: 0))
         }
         // Grades from the smoothed elevations half a window either side (clamped at the ends).
         var lo = 0
@@ -78,7 +79,8 @@ public struct ElevationProfile: Sendable {
             while hi + 1 < samples.count && samples[hi].distanceMeters < x + half { hi += 1 }
             let run = samples[hi].distanceMeters - samples[lo].distanceMeters
             if run > 0 {
-                samples[i].gradePercent = (samples[hi].smoothedElevationMeters - samples[lo].smoothedElevationMeters) / run * 100
+                samples[i].gradePercent =
+                    (samples[hi].smoothedElevationMeters - samples[lo].smoothedElevationMeters) / run * 100
             }
         }
         self.samples = samples
@@ -91,8 +93,10 @@ public struct ElevationProfile: Sendable {
         let n = samples.count
         guard count >= 3, n > count else { return samples }
         // n > count ≥ 3: there are samples.
-        let highest = samples.indices.max { samples[$0].smoothedElevationMeters < samples[$1].smoothedElevationMeters } ?? 0
-        let lowest = samples.indices.min { samples[$0].smoothedElevationMeters < samples[$1].smoothedElevationMeters } ?? 0
+        let highest =
+            samples.indices.max { samples[$0].smoothedElevationMeters < samples[$1].smoothedElevationMeters } ?? 0
+        let lowest =
+            samples.indices.min { samples[$0].smoothedElevationMeters < samples[$1].smoothedElevationMeters } ?? 0
         var chosen = [0]
         let bucketSize = Double(n - 2) / Double(count - 2)
         var a = 0
@@ -120,8 +124,9 @@ public struct ElevationProfile: Sendable {
                 for k in start..<max(end, start + 1) where k < n {
                     let ax = samples[a].distanceMeters
                     let ay = samples[a].smoothedElevationMeters
-                    let area = abs((ax - avgX) * (samples[k].smoothedElevationMeters - ay)
-                        - (ax - samples[k].distanceMeters) * (avgY - ay))
+                    let area = abs(
+                        (ax - avgX) * (samples[k].smoothedElevationMeters - ay)
+                            - (ax - samples[k].distanceMeters) * (avgY - ay))
                     if area > bestArea {
                         bestArea = area
                         best = k

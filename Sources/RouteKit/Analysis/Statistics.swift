@@ -43,7 +43,8 @@ extension GPXDocument {
     public func statistics(method: AscentMethod = .standard) -> DocumentStatistics {
         let tracks = tracks.map { $0.statistics(method: method) }
         let routes = routes.map { $0.statistics(method: method) }
-        return DocumentStatistics(tracks: tracks, routes: routes, total: TrackStatistics.total(of: tracks.isEmpty ? routes : tracks))
+        return DocumentStatistics(
+            tracks: tracks, routes: routes, total: TrackStatistics.total(of: tracks.isEmpty ? routes : tracks))
     }
 }
 

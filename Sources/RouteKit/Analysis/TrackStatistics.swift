@@ -68,7 +68,8 @@ public struct TrackStatistics: Hashable, Sendable {
         }
         // A second more than measured: devices write whole seconds, so two fixes a few metres apart may share one.
         if let duration = durationSeconds,
-           timedLengthMeters > Self.fastestPlausibleSpeedMetersPerSecond * (max(duration, 0) + 1) {
+            timedLengthMeters > Self.fastestPlausibleSpeedMetersPerSecond * (max(duration, 0) + 1)
+        {
             return .tooFast(meters: timedLengthMeters, seconds: max(duration, 0))
         }
         return nil
@@ -171,8 +172,9 @@ public struct Bounds: Hashable, Sendable {
 
     /// The smallest box holding both.
     public func union(_ other: Bounds) -> Bounds {
-        Bounds(west: min(west, other.west), south: min(south, other.south), east: max(east, other.east),
-               north: max(north, other.north))
+        Bounds(
+            west: min(west, other.west), south: min(south, other.south), east: max(east, other.east),
+            north: max(north, other.north))
     }
 
     /// Grows the box to hold `c`.
@@ -197,7 +199,8 @@ public enum TimeProblem: Hashable, Sendable, CustomStringConvertible {
         func fixed(_ v: Double) -> String { DecimalText.string(v, precision: 1) }
         switch self {
         case let .goBack(steps, total):
-            return "times go back in \(steps) of \(total) steps (\(fixed(100 * Double(steps) / Double(max(total, 1)))) %), "
+            return
+                "times go back in \(steps) of \(total) steps (\(fixed(100 * Double(steps) / Double(max(total, 1)))) %), "
                 + "as in tracks joined from recordings of different days"
         case .jumpBack(let seconds):
             let span = seconds >= 86_400 ? "\(fixed(seconds / 86_400)) days" : "\(fixed(seconds / 3_600)) hours"

@@ -26,8 +26,14 @@ public struct CSVCatalogReader {
         self.columns = columns
     }
 
-    static let latitudeNames: Set<String> = ["lat", "latitude", "y", "realty_gpslatitude", "gps_lat", "gpslatitude", "sirka", "šířka", "zemepisna_sirka", "zeměpisná šířka", "zeměpisná_šířka"]
-    static let longitudeNames: Set<String> = ["lon", "lng", "long", "longitude", "x", "realty_gpslongitude", "gps_lon", "gpslongitude", "delka", "délka", "zemepisna_delka", "zeměpisná délka", "zeměpisná_délka"]
+    static let latitudeNames: Set<String> = [
+        "lat", "latitude", "y", "realty_gpslatitude", "gps_lat", "gpslatitude", "sirka", "šířka", "zemepisna_sirka",
+        "zeměpisná šířka", "zeměpisná_šířka",
+    ]
+    static let longitudeNames: Set<String> = [
+        "lon", "lng", "long", "longitude", "x", "realty_gpslongitude", "gps_lon", "gpslongitude", "delka", "délka",
+        "zemepisna_delka", "zeměpisná délka", "zeměpisná_délka",
+    ]
 
     func read(_ input: InputFile, into catalog: inout ClubroomCatalog) throws {
         var bytes = try input.readAll()
@@ -47,7 +53,9 @@ public struct CSVCatalogReader {
                 }
                 return i
             }
-            guard let i = lowered.firstIndex(where: { usual.contains($0) }) else { throw CatalogError.missingColumn(what) }
+            guard let i = lowered.firstIndex(where: { usual.contains($0) }) else {
+                throw CatalogError.missingColumn(what)
+            }
             return i
         }
         let latColumn = try find(columns.latitude, Self.latitudeNames, "latitude")
@@ -72,7 +80,8 @@ public struct CSVCatalogReader {
         let headerEnd = bytes.firstIndex(of: 0x0A) ?? bytes.count
         let header = bytes[0..<headerEnd]
         let candidates: [UInt8] = [0x3B, 0x2C, 0x09]
-        let delimiter = candidates.max { a, b in header.filter { $0 == a }.count < header.filter { $0 == b }.count } ?? 0x2C
+        let delimiter =
+            candidates.max { a, b in header.filter { $0 == a }.count < header.filter { $0 == b }.count } ?? 0x2C
         var scanner = CSVScanner(bytes: bytes, delimiter: delimiter)
         while scanner.i < bytes.count {
             if scanner.quoted { scanner.quotedByte() } else { scanner.plainByte() }
@@ -179,7 +188,8 @@ private struct CSVScanner {
     mutating func finish() throws -> [(fields: [String], line: Int)] {
         if quoted {
             throw CatalogError.malformed(
-                line: quoteOpened.line, column: quoteOpened.column, reason: "the quoted field that starts here is never closed")
+                line: quoteOpened.line, column: quoteOpened.column,
+                reason: "the quoted field that starts here is never closed")
         }
         if !field.isEmpty || !fields.isEmpty {
             endField()

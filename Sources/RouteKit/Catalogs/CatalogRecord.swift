@@ -63,14 +63,17 @@ struct CatalogRecord {
             }
             let aliases: [String: Field] = [
                 "id": .realtyID, "id_realty": .realtyID, "nazev": .name, "název": .name, "jednotka": .unit,
-                "registration_number": .registrationNumber, "evidencni_cislo": .registrationNumber, "ev_cislo": .registrationNumber,
+                "registration_number": .registrationNumber, "evidencni_cislo": .registrationNumber,
+                "ev_cislo": .registrationNumber,
                 "type": .realtyType, "street": .street, "ulice": .street, "city": .city, "obec": .city, "mesto": .city,
                 "město": .city, "postcode": .postcode, "psc": .postcode, "psč": .postcode, "description": .description,
                 "note": .realtyNote, "weekday": .weekday, "time_from": .timeFrom, "time_to": .timeTo,
-                "periodicity": .periodicity, "age_from": .ageFrom, "age_to": .ageTo, "sex": .sex, "meeting_note": .categoryNote,
+                "periodicity": .periodicity, "age_from": .ageFrom, "age_to": .ageTo, "sex": .sex,
+                "meeting_note": .categoryNote,
                 "water": .isWater, "is_water": .isWater, "water_scouts": .isWater, "meeting_id": .meetingID,
                 "category_id": .categoryID, "weekday_code": .weekdayCode, "day": .weekdayCode, "sex_name": .sexName,
-                "category_note": .categoryNote, "occupation_note": .occupationNote, "advertising_note": .advertisingNote,
+                "category_note": .categoryNote, "occupation_note": .occupationNote,
+                "advertising_note": .advertisingNote,
             ]
             table.merge(aliases) { a, _ in a }
             return table

@@ -13,8 +13,10 @@ public struct ScoutUnit: Hashable, Sendable {
     public var advertisingNote: String?
 
     /// A unit with what the catalog says of it.
-    public init(id: String? = nil, name: String, registrationNumber: String? = nil, isWater: Bool? = nil,
-                advertisingNote: String? = nil) {
+    public init(
+        id: String? = nil, name: String, registrationNumber: String? = nil, isWater: Bool? = nil,
+        advertisingNote: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.registrationNumber = registrationNumber
@@ -78,8 +80,10 @@ public struct AdvertisingCategory: Hashable, Sendable {
     public var note: String?
 
     /// A category; ages in whole years.
-    public init(id: String? = nil, ageFrom: Int? = nil, ageTo: Int? = nil, sex: Sex? = nil, sexName: String? = nil,
-                note: String? = nil) {
+    public init(
+        id: String? = nil, ageFrom: Int? = nil, ageTo: Int? = nil, sex: Sex? = nil, sexName: String? = nil,
+        note: String? = nil
+    ) {
         self.id = id
         self.ageFrom = ageFrom
         self.ageTo = ageTo

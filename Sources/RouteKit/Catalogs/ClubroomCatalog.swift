@@ -29,19 +29,22 @@ public struct ClubroomCatalog: Sendable {
             return
         }
         guard let lat = Self.number(latText), let lon = Self.number(lonText) else {
-            skipped.append(SkippedRecord(file: file, line: line, reason: "coordinates '\(latText), \(lonText)' are not numbers"))
+            skipped.append(
+                SkippedRecord(file: file, line: line, reason: "coordinates '\(latText), \(lonText)' are not numbers"))
             return
         }
         let coordinate = Coordinate(latitude: lat, longitude: lon)
         guard coordinate.isValid else {
             if abs(lat) > 90 && abs(lon) <= 90 { swappedLooking += 1 }
-            skipped.append(SkippedRecord(file: file, line: line, reason: "coordinates \(latText), \(lonText) are out of range"))
+            skipped.append(
+                SkippedRecord(file: file, line: line, reason: "coordinates \(latText), \(lonText) are out of range"))
             return
         }
         let unitName = value(.unit)
         let unit = unitName.map {
-            ScoutUnit(id: value(.idUnit), name: $0, registrationNumber: value(.registrationNumber),
-                      isWater: Self.flag(value(.isWater)), advertisingNote: value(.advertisingNote))
+            ScoutUnit(
+                id: value(.idUnit), name: $0, registrationNumber: value(.registrationNumber),
+                isWater: Self.flag(value(.isWater)), advertisingNote: value(.advertisingNote))
         }
         let id = value(.realtyID) ?? "\(file):\(line)"
         let position: Int
@@ -60,7 +63,11 @@ public struct ClubroomCatalog: Sendable {
             clubrooms.append(room)
             index[id] = position
         }
-        if let unit, !clubrooms[position].units.contains(where: { $0.name == unit.name && $0.registrationNumber == unit.registrationNumber }) {
+        if let unit,
+            !clubrooms[position].units.contains(where: {
+                $0.name == unit.name && $0.registrationNumber == unit.registrationNumber
+            })
+        {
             clubrooms[position].units.append(unit)
         }
         addMeeting(of: record, unit: unit, toClubroomAt: position)
@@ -73,14 +80,19 @@ public struct ClubroomCatalog: Sendable {
         let value = record.value
         let category = AdvertisingCategory(
             id: value(.categoryID), ageFrom: Self.age(value(.ageFrom)), ageTo: Self.age(value(.ageTo)),
-            sex: (value(.sex) ?? value(.sexName)).map(Sex.init(code:)), sexName: value(.sexName), note: value(.categoryNote))
+            sex: (value(.sex) ?? value(.sexName)).map(Sex.init(code:)), sexName: value(.sexName),
+            note: value(.categoryNote))
         let dayName = value(.weekday)
         var meeting = Meeting(
             id: value(.meetingID), unit: unit,
             weekday: value(.weekdayCode).flatMap(Weekday.init(parsing:)) ?? dayName.flatMap(Weekday.init(parsing:)),
-            weekdayName: dayName, timeFrom: value(.timeFrom).map(MeetingTime.init), timeTo: value(.timeTo).map(MeetingTime.init),
+            weekdayName: dayName, timeFrom: value(.timeFrom).map(MeetingTime.init),
+            timeTo: value(.timeTo).map(MeetingTime.init),
             periodicity: value(.periodicity))
-        guard meeting.id != nil || meeting.weekday != nil || dayName != nil || meeting.timeFrom != nil || !category.isEmpty else {
+        guard
+            meeting.id != nil || meeting.weekday != nil || dayName != nil || meeting.timeFrom != nil
+                || !category.isEmpty
+        else {
             return
         }
         let key = meeting.id.map { MeetingKey.id(room: position, $0) } ?? .content(room: position, meeting)
@@ -137,7 +149,8 @@ public struct ClubroomCatalog: Sendable {
     static func number(_ text: String) -> Double? {
         if let v = DecimalText.parse(text) { return v }
         if text.contains(","), !text.contains(".") {
-            return DecimalText.parse(text.split(separator: ",", omittingEmptySubsequences: false).joined(separator: "."))
+            return DecimalText.parse(
+                text.split(separator: ",", omittingEmptySubsequences: false).joined(separator: "."))
         }
         return nil
     }
@@ -152,7 +165,9 @@ public struct ClubroomCatalog: Sendable {
 
     /// Reads catalog files as ``read(paths:columns:)`` does, counting the bytes read (of the files' sizes)
     /// into `progress`.
-    package static func read(paths: [String], columns: CSVCatalogReader.Columns, progress: ProgressCounter?) throws
+    package static func read(
+        paths: [String], columns: CSVCatalogReader.Columns, progress: ProgressCounter?
+    ) throws
         -> ClubroomCatalog
     {
         var catalog = ClubroomCatalog()
@@ -185,7 +200,9 @@ enum CatalogFormat {
     static func detect(_ head: [UInt8]) -> CatalogFormat? {
         var i = 0
         if head.count >= 3, head[0] == 0xEF, head[1] == 0xBB, head[2] == 0xBF { i = 3 }
-        if head.count >= 2, (head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF) { return .skautIS }
+        if head.count >= 2, (head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF) {
+            return .skautIS
+        }
         while i < head.count, head[i] == 0x20 || head[i] == 0x09 || head[i] == 0x0A || head[i] == 0x0D { i += 1 }
         guard i < head.count else { return nil }
         switch head[i] {

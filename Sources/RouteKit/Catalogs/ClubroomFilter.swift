@@ -18,7 +18,8 @@ public struct ClubroomFilter: Hashable, Sendable {
     public var waterOnly = false
 
     /// A filter; every criterion left out (nil, false) takes everything.
-    public init(unit: String? = nil, age: Int? = nil, weekday: Weekday? = nil, sex: Sex? = nil, waterOnly: Bool = false) {
+    public init(unit: String? = nil, age: Int? = nil, weekday: Weekday? = nil, sex: Sex? = nil, waterOnly: Bool = false)
+    {
         self.unit = unit
         self.age = age
         self.weekday = weekday
@@ -41,9 +42,12 @@ public struct ClubroomFilter: Hashable, Sendable {
             guard !kept.meetings.isEmpty else { return nil }
             // The units of the meetings kept (all units that pass, when no meeting names its unit).
             let meetingUnits = kept.meetings.compactMap(\.unit)
-            kept.units = meetingUnits.isEmpty ? room.units.filter(admits) : room.units.filter { unit in
-                meetingUnits.contains { $0.name == unit.name && $0.registrationNumber == unit.registrationNumber }
-            }
+            kept.units =
+                meetingUnits.isEmpty
+                ? room.units.filter(admits)
+                : room.units.filter { unit in
+                    meetingUnits.contains { $0.name == unit.name && $0.registrationNumber == unit.registrationNumber }
+                }
         } else {
             kept.units = room.units.filter(admits)
             guard !kept.units.isEmpty else { return nil }
@@ -51,7 +55,8 @@ public struct ClubroomFilter: Hashable, Sendable {
         // A clubroom named after a unit that did not pass is named after the first unit that did, so that a
         // family never reads the name of a unit whose meetings are not shown.
         if room.units.contains(where: { $0.name == room.name }), !kept.units.contains(where: { $0.name == room.name }),
-           let first = kept.units.first {
+            let first = kept.units.first
+        {
             kept.name = first.name
         }
         return kept

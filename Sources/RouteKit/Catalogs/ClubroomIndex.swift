@@ -71,8 +71,12 @@ public struct ClubroomIndex: Sendable {
 
     /// The clubrooms of `clubrooms` within `radiusMeters` of `position`, nearest first, found by measuring
     /// each one (O(n) geodesics, no index built): for one query, or for checking the index.
-    public static func measuringEach(of clubrooms: [Clubroom], within radiusMeters: Double, of position: Coordinate) -> [Found] {
-        GeodesicIndex.scan(clubrooms.map(\.coordinate), within: radiusMeters, of: position).map { found($0, in: clubrooms) }
+    public static func measuringEach(
+        of clubrooms: [Clubroom], within radiusMeters: Double, of position: Coordinate
+    ) -> [Found] {
+        GeodesicIndex.scan(clubrooms.map(\.coordinate), within: radiusMeters, of: position).map {
+            found($0, in: clubrooms)
+        }
     }
 
     private func found(_ match: GeodesicIndex.Match) -> Found {
@@ -80,6 +84,8 @@ public struct ClubroomIndex: Sendable {
     }
 
     private static func found(_ match: GeodesicIndex.Match, in clubrooms: [Clubroom]) -> Found {
-        Found(clubroom: clubrooms[match.index], distanceMeters: match.distanceMeters, bearingDegrees: match.bearingDegrees)
+        Found(
+            clubroom: clubrooms[match.index], distanceMeters: match.distanceMeters, bearingDegrees: match.bearingDegrees
+        )
     }
 }

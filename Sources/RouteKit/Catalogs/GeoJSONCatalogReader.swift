@@ -13,7 +13,8 @@ struct GeoJSONCatalogReader {
     /// left out).
     static func records(of feature: JSONValue) -> [CatalogRecord] {
         var fields = properties(of: feature)
-        guard feature["geometry"]?["type"]?.string == "Point", case .numbers(let c)? = feature["geometry"]?["coordinates"],
+        guard feature["geometry"]?["type"]?.string == "Point",
+            case .numbers(let c)? = feature["geometry"]?["coordinates"],
             c.count >= 2
         else { return [fields] }
         fields[.latitude] = DecimalText.string(c[1])

@@ -19,10 +19,12 @@ struct SkautISCatalogReader {
         try withExtendedLifetime(parser) {
             if let fault = handler.fault { throw CatalogError.soapFault(fault) }
             if let error = parser.error {
-                let reason = error.overLimit
+                let reason =
+                    error.overLimit
                     ? XMLStreamParser.refusal(error.message)
-                    : parser.errorAtEnd ? "the file ends in the middle of the XML: is it truncated?"
-                    : "not well-formed XML: \(error.message)"
+                    : parser.errorAtEnd
+                        ? "the file ends in the middle of the XML: is it truncated?"
+                        : "not well-formed XML: \(error.message)"
                 throw CatalogError.malformed(line: error.line, column: error.column, reason: reason)
             }
         }

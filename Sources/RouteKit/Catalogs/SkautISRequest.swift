@@ -59,7 +59,9 @@ public struct SkautISRequest: Sendable {
         element("Distance", position == nil ? nil : String(Int(min(radiusMeters, 1e9).rounded(.up))))
         element("GpsLatitude", position.map { DecimalText.string($0.latitude) })
         element("GpsLongitude", position.map { DecimalText.string($0.longitude) })
-        lines += ["      </advertisingSummaryInput>", "    </AdvertisingSummary>", "  </soap:Body>", "</soap:Envelope>", ""]
+        lines += [
+            "      </advertisingSummaryInput>", "    </AdvertisingSummary>", "  </soap:Body>", "</soap:Envelope>", "",
+        ]
         return lines.joined(separator: "\n")
     }
 }

@@ -86,7 +86,9 @@ private struct TimeScanner {
     }
 
     mutating func take(_ byte: UInt8) -> Bool {
-        guard i < bytes.count, bytes[i] == byte || bytes[i] == byte | 0x20 && byte >= 0x41 && byte <= 0x5A else { return false }
+        guard i < bytes.count, bytes[i] == byte || bytes[i] == byte | 0x20 && byte >= 0x41 && byte <= 0x5A else {
+            return false
+        }
         i += 1
         return true
     }
@@ -160,7 +162,9 @@ private struct TimeScanner {
     /// after seconds, so that `16:30-18:00` is no time with a zone of -18 (it is kept as written).
     mutating func clock() -> Int? {
         let start = i
-        guard let h = number(maxDigits: 2), take(0x3A), let m = number(minDigits: 2, maxDigits: 2) else { return reset(start) }
+        guard let h = number(maxDigits: 2), take(0x3A), let m = number(minDigits: 2, maxDigits: 2) else {
+            return reset(start)
+        }
         if take(0x3A) {
             guard let s = number(minDigits: 2, maxDigits: 2), s <= 60 else { return reset(start) }
             skipFraction()
@@ -175,7 +179,8 @@ private struct TimeScanner {
     /// `YYYY-MM-DDT` followed by a clock time (the date is not checked: SkautIS writes `0001-01-01`).
     mutating func dateTime() -> Int? {
         let start = i
-        guard number(minDigits: 4, maxDigits: 4) != nil, take(0x2D), number(minDigits: 2, maxDigits: 2) != nil, take(0x2D),
+        guard number(minDigits: 4, maxDigits: 4) != nil, take(0x2D), number(minDigits: 2, maxDigits: 2) != nil,
+            take(0x2D),
             number(minDigits: 2, maxDigits: 2) != nil, take(0x54) || take(0x20)
         else { return reset(start) }
         guard let minutes = clock() else { return reset(start) }

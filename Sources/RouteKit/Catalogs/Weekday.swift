@@ -1,6 +1,7 @@
 /// A day of the week, numbered as ISO 8601 does (Monday 1 … Sunday 7).
 public enum Weekday: Int, CaseIterable, Comparable, Sendable {
-    case monday = 1, tuesday, wednesday, thursday, friday, saturday, sunday
+    case monday = 1
+    case tuesday, wednesday, thursday, friday, saturday, sunday
 
     /// Reads a day as catalogs and people write it, in any case, with or without diacritics:
     /// the SkautIS code (`Po Ut St Ct Pa So Ne`, also `Út Čt Pá`), the Czech name (`pondělí` … `neděle`,
@@ -35,7 +36,8 @@ public enum Weekday: Int, CaseIterable, Comparable, Sendable {
         let names: [[String]] = [
             ["po", "pondeli", "mon", "monday", "mo"], ["ut", "utery", "tue", "tues", "tuesday", "tu"],
             ["st", "streda", "wed", "wednesday", "we"], ["ct", "ctvrtek", "thu", "thur", "thurs", "thursday", "th"],
-            ["pa", "patek", "fri", "friday", "fr"], ["so", "sobota", "sat", "saturday", "sa"], ["ne", "nedele", "sun", "sunday", "su"],
+            ["pa", "patek", "fri", "friday", "fr"], ["so", "sobota", "sat", "saturday", "sa"],
+            ["ne", "nedele", "sun", "sunday", "su"],
         ]
         for (i, words) in names.enumerated() {
             let day = Weekday(rawValue: i + 1) ?? .monday

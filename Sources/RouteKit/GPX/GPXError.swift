@@ -13,7 +13,8 @@ public enum GPXError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .malformed(line, column, reason): return "\(line):\(column): not well-formed XML: \(reason)"
-        case let .notGPX(line, column, root): return "\(line):\(column): not a GPX file: the root element is <\(root)>, expected <gpx>"
+        case let .notGPX(line, column, root):
+            return "\(line):\(column): not a GPX file: the root element is <\(root)>, expected <gpx>"
         case let .tooLarge(line, column, reason):
             return "\(line):\(column): \(XMLStreamParser.refusal(reason))"
         case let .invalidValue(line, column, reason): return "\(line):\(column): \(reason)"
@@ -23,7 +24,8 @@ public enum GPXError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The 1-based line of the problem.
     public var line: Int {
         switch self {
-        case let .malformed(line, _, _), let .notGPX(line, _, _), let .tooLarge(line, _, _), let .invalidValue(line, _, _):
+        case let .malformed(line, _, _), let .notGPX(line, _, _), let .tooLarge(line, _, _),
+            let .invalidValue(line, _, _):
             return line
         }
     }

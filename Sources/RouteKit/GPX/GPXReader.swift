@@ -159,9 +159,12 @@ final class GPXStateMachine: XMLStreamHandler {
             // "Extra content at the end of the document" when the input stops inside an element).
             if parser.errorAtEnd || (!stack.isEmpty && error.message.hasPrefix("Extra content at the end")) {
                 let place = stack.last.map { "inside <\(Self.elementName($0))>" } ?? "before the <gpx> element starts"
-                throw GPXError.malformed(line: error.line, column: error.column, reason: "the file ends \(place): is it truncated?")
+                throw GPXError.malformed(
+                    line: error.line, column: error.column, reason: "the file ends \(place): is it truncated?")
             }
-            if error.overLimit { throw GPXError.tooLarge(line: error.line, column: error.column, reason: error.message) }
+            if error.overLimit {
+                throw GPXError.tooLarge(line: error.line, column: error.column, reason: error.message)
+            }
             throw GPXError.malformed(line: error.line, column: error.column, reason: error.message)
         }
         if !sawRoot { throw GPXError.malformed(line: parser.line, column: parser.column, reason: "no root element") }
@@ -249,7 +252,9 @@ final class GPXStateMachine: XMLStreamHandler {
     }
 
     /// A child of a point: elevation, time, extensions, GPX 1.0's speed and course, or a detail.
-    @inline(__always) private func startInPoint(_ parent: Node, _ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
+    @inline(__always) private func startInPoint(
+        _ parent: Node, _ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes
+    ) {
         if XMLName.equals(localName, "ele") {
             startLeaf(.elevation, owner: parent)
         } else if XMLName.equals(localName, "time") {
@@ -267,7 +272,9 @@ final class GPXStateMachine: XMLStreamHandler {
 
     /// Inside extensions (sensor values matched by namespace) or an element passed over (where a name or
     /// description other programs nest may still be found).
-    @inline(__always) private func startInExtension(_ parent: Node, _ localName: UnsafePointer<UInt8>, _ namespaceURI: UnsafePointer<UInt8>?) {
+    @inline(__always) private func startInExtension(
+        _ parent: Node, _ localName: UnsafePointer<UInt8>, _ namespaceURI: UnsafePointer<UInt8>?
+    ) {
         if parent == .ignored {
             if stack.count > 2, let field = inheritedField(localName) {
                 startLeaf(.inherited(field), owner: .ignored)
@@ -563,8 +570,9 @@ final class GPXStateMachine: XMLStreamHandler {
     }
 
     private func sensorKind(_ localName: UnsafePointer<UInt8>, _ uri: UnsafePointer<UInt8>?) -> SensorReadings.Kind? {
-        if let uri, XMLName.equals(uri, GPXNamespace.trackPointExtensionV1)
-            || XMLName.equals(uri, GPXNamespace.trackPointExtensionV2)
+        if let uri,
+            XMLName.equals(uri, GPXNamespace.trackPointExtensionV1)
+                || XMLName.equals(uri, GPXNamespace.trackPointExtensionV2)
         {
             if XMLName.equals(localName, "hr") { return .heartRate }
             if XMLName.equals(localName, "cad") { return .cadence }

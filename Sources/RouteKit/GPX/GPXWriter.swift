@@ -29,7 +29,8 @@ public final class GPXWriter: GPXHandler {
 
     /// Writes the XML declaration and the opening `gpx` element.
     public func begin() throws {
-        buffer.append("""
+        buffer.append(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="RouteKit" xmlns="http://www.topografix.com/GPX/1/1" \
             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2" \
@@ -53,7 +54,8 @@ public final class GPXWriter: GPXHandler {
     public func waypoint(_ waypoint: Waypoint) throws {
         guard kinds.contains(.waypoints) else { return }
         itemsWritten += 1
-        appendPoint("wpt", waypoint.coordinate, waypoint.elevation, waypoint.time, waypoint.details,
+        appendPoint(
+            "wpt", waypoint.coordinate, waypoint.elevation, waypoint.time, waypoint.details,
             waypoint.sensors, indent: "  ", into: &buffer)
         if buffer.count >= 1 << 16 { try output.write(&buffer) }
     }
@@ -65,7 +67,8 @@ public final class GPXWriter: GPXHandler {
 
     public func routePoint(_ point: Waypoint) throws {
         guard inRoute else { return }
-        appendPoint("rtept", point.coordinate, point.elevation, point.time, point.details, point.sensors,
+        appendPoint(
+            "rtept", point.coordinate, point.elevation, point.time, point.details, point.sensors,
             indent: "    ", into: &itemBody)
         if itemBody.count >= 1 << 16 { try itemSpool.append(&itemBody) }
     }
@@ -89,7 +92,8 @@ public final class GPXWriter: GPXHandler {
 
     public func trackPoint(_ point: TrackPoint) throws {
         guard inTrack else { return }
-        appendPoint("trkpt", point.coordinate, point.elevation, point.time, Details(), point.sensors,
+        appendPoint(
+            "trkpt", point.coordinate, point.elevation, point.time, Details(), point.sensors,
             indent: "      ", into: &itemBody)
         if itemBody.count >= 1 << 16 { try itemSpool.append(&itemBody) }
     }

@@ -25,10 +25,8 @@ public struct GeoJSONReader {
     ///   and whatever `handler` throws.
     public func read(_ input: InputFile, handler: GPXHandler) throws {
         let context = FeatureConverter(reader: self, handler: handler)
-        try GeoJSONFeatureStream.forEachFeature(
-            in: input,
-            onCutOff: { line, column in try context.cutOff(line: line, column: column) }
-        ) { feature, line, column in
+        let cutOff = { (line: Int, column: Int) throws in try context.cutOff(line: line, column: column) }
+        try GeoJSONFeatureStream.forEachFeature(in: input, onCutOff: cutOff) { feature, line, column in
             try context.convert(feature: feature, line: line, column: column)
         }
     }
@@ -47,7 +45,8 @@ enum GeoJSONFeatureStream {
     /// `onCutOff` hears the line and column of the cut-off text, as RFC 7464 asks of a sequence parser.
     /// Anything else that ends early is an error.
     static func forEachFeature(
-        in input: InputFile, onCutOff: (Int, Int) throws -> Void = { _, _ in }, _ body: (JSONValue, Int, Int) throws -> Void
+        in input: InputFile, onCutOff: (Int, Int) throws -> Void = { _, _ in },
+        _ body: (JSONValue, Int, Int) throws -> Void
     ) throws {
         let parser = JSONStreamParser(input: input)
         try parser.skipByteOrderMark()
@@ -110,7 +109,8 @@ enum GeoJSONFeatureStream {
         switch object["type"]?.string {
         case "FeatureCollection":
             if !streamedFeatures {
-                throw GeoJSONError.notGeoJSON(line: line, column: column, reason: "a FeatureCollection without a features array")
+                throw GeoJSONError.notGeoJSON(
+                    line: line, column: column, reason: "a FeatureCollection without a features array")
             }
         case "Feature":
             try body(object, line, column)
@@ -184,9 +184,12 @@ private final class FeatureConverter {
         case "LineString":
             try convertLine(segments: [coordinates ?? .null], multi: false, details: details, properties: properties)
         case "MultiLineString":
-            try convertLine(segments: coordinates?.elements ?? [], multi: true, details: details, properties: properties)
+            try convertLine(
+                segments: coordinates?.elements ?? [], multi: true, details: details, properties: properties)
         default:
-            try warn("feature \(featureIndex) is a \(type.isEmpty ? "geometry without a type" : type), which GPX cannot hold; left out")
+            try warn(
+                "feature \(featureIndex) is a \(type.isEmpty ? "geometry without a type" : type), which GPX cannot hold; left out"
+            )
         }
     }
 
@@ -218,7 +221,9 @@ private final class FeatureConverter {
         }
         let coordinate = Coordinate(latitude: n[1], longitude: n[0])
         guard coordinate.isValid else {
-            try warn("feature \(featureIndex): position [\(DecimalText.string(n[0])), \(DecimalText.string(n[1]))] is out of range; left out")
+            try warn(
+                "feature \(featureIndex): position [\(DecimalText.string(n[0])), \(DecimalText.string(n[1]))] is out of range; left out"
+            )
             return nil
         }
         var elevation = n.count >= 3 ? n[2] : nil
@@ -233,7 +238,9 @@ private final class FeatureConverter {
         var time: Timestamp? = nil
         if let text = properties["time"]?.string {
             time = Timestamp(text)
-            if time == nil { try warn("feature \(featureIndex): time '\(text)' is not an ISO 8601 date and time; left out") }
+            if time == nil {
+                try warn("feature \(featureIndex): time '\(text)' is not an ISO 8601 date and time; left out")
+            }
         }
         return Waypoint(coordinate: p.coordinate, elevation: p.elevation, time: time, details: details)
     }
@@ -269,9 +276,11 @@ private final class FeatureConverter {
                     if let values, i < values.count, let v = values[i].number { sensors[kind] = v }
                 }
                 if isRoute {
-                    try handler.routePoint(Waypoint(coordinate: p.coordinate, elevation: p.elevation, time: time, sensors: sensors))
+                    try handler.routePoint(
+                        Waypoint(coordinate: p.coordinate, elevation: p.elevation, time: time, sensors: sensors))
                 } else {
-                    try handler.trackPoint(TrackPoint(coordinate: p.coordinate, elevation: p.elevation, time: time, sensors: sensors))
+                    try handler.trackPoint(
+                        TrackPoint(coordinate: p.coordinate, elevation: p.elevation, time: time, sensors: sensors))
                 }
             }
             if !isRoute { try handler.endSegment() }

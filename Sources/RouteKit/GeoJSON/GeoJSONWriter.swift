@@ -123,7 +123,8 @@ public final class GeoJSONWriter: GPXHandler {
 
     public func routePoint(_ point: Waypoint) throws {
         try line?.add(
-            TrackPoint(coordinate: point.coordinate, elevation: point.elevation, time: point.time,
+            TrackPoint(
+                coordinate: point.coordinate, elevation: point.elevation, time: point.time,
                 sensors: point.sensors), writer: self)
     }
 

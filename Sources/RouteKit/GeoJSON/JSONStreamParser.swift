@@ -31,7 +31,8 @@ final class JSONStreamParser {
         if isAtEnd {
             let tail = ", found the end of the file"
             let what = reason.hasSuffix(tail) ? String(reason.dropLast(tail.count)) : reason
-            return GeoJSONError.malformed(line: line, column: column, reason: "the file ends early (\(what)): is it truncated?")
+            return GeoJSONError.malformed(
+                line: line, column: column, reason: "the file ends early (\(what)): is it truncated?")
         }
         return GeoJSONError.malformed(line: line, column: column, reason: reason)
     }
@@ -179,9 +180,13 @@ final class JSONStreamParser {
     /// Reads a number (JSON's grammar: no leading `+`, no `.5`, no `NaN`).
     func number() throws -> Double {
         scratch.removeAll(keepingCapacity: true)
-        while let c = try peek(), (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2B || c == 0x2E || c == 0x65 || c == 0x45 {
+        while let c = try peek(),
+            (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2B || c == 0x2E || c == 0x65 || c == 0x45
+        {
             guard scratch.count < maximumNumberLength else {
-                throw error("'\(String(decoding: scratch.prefix(40), as: UTF8.self))…' is not a number (over \(maximumNumberLength) characters)")
+                throw error(
+                    "'\(String(decoding: scratch.prefix(40), as: UTF8.self))…' is not a number (over \(maximumNumberLength) characters)"
+                )
             }
             scratch.append(c)
             advance()
@@ -209,13 +214,17 @@ final class JSONStreamParser {
             if c != 0x5C {
                 scratch.append(c)
                 if scratch.count > maximumStringLength {
-                    throw error("a string over \(maximumStringLength / 1_000_000) MB, more than this reader accepts (a limit against hostile files)")
+                    throw error(
+                        "a string over \(maximumStringLength / 1_000_000) MB, more than this reader accepts (a limit against hostile files)"
+                    )
                 }
                 continue
             }
             try escape()
             if scratch.count > maximumStringLength {
-                throw error("a string over \(maximumStringLength / 1_000_000) MB, more than this reader accepts (a limit against hostile files)")
+                throw error(
+                    "a string over \(maximumStringLength / 1_000_000) MB, more than this reader accepts (a limit against hostile files)"
+                )
             }
         }
         guard let text = String(validating: scratch, as: UTF8.self) else {

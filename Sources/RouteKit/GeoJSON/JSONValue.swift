@@ -33,7 +33,11 @@ package enum JSONValue: Hashable, Sendable {
         case .string(let s): hasher.combine(s)
         case .numbers(let n): hasher.combine(n)
         case .array(let a): hasher.combine(a)
-        case .object(let o): for (k, v) in o { hasher.combine(k); hasher.combine(v) }
+        case .object(let o):
+            for (k, v) in o {
+                hasher.combine(k)
+                hasher.combine(v)
+            }
         }
     }
 

@@ -1,5 +1,5 @@
-import Glibc
 internal import CPROJ
+import Glibc
 
 /// The solution of the inverse geodesic problem between two points.
 public struct GeodesicInverse: Hashable, Sendable {

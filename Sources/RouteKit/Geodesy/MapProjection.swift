@@ -37,7 +37,9 @@ public final class MapProjection {
         switch kind {
         case .transverseMercator: try self.init(center: center)
         case .webMercator:
-            try self.init(definition: "+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=\(center.longitude) +x_0=0 +y_0=0 +k=1 +units=m")
+            try self.init(
+                definition:
+                    "+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=\(center.longitude) +x_0=0 +y_0=0 +k=1 +units=m")
         }
     }
 
@@ -45,7 +47,10 @@ public final class MapProjection {
     ///
     /// - Throws: ``ProjectionError/unavailable(_:)`` when PROJ cannot build the projection.
     public convenience init(center: Coordinate) throws {
-        try self.init(definition: "+proj=tmerc +lat_0=\(center.latitude) +lon_0=\(center.longitude) +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m")
+        try self.init(
+            definition:
+                "+proj=tmerc +lat_0=\(center.latitude) +lon_0=\(center.longitude) +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m"
+        )
     }
 
     private init(definition: String) throws {

@@ -1,5 +1,5 @@
-import Glibc
 internal import CArchive
+import Glibc
 
 /// Why an archive (a ZIP bundle) could not be read.
 public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -62,7 +62,9 @@ enum ArchiveReader {
     ///
     /// - Throws: ``IOError/cannotOpen(path:reason:)`` when the file cannot be opened, ``ArchiveError`` when it
     ///   is no archive, is damaged, or would pass `budget`.
-    static func files(atPath path: String, budget: inout ExpansionBudget, wanted: (String) -> Bool) throws -> [ArchiveEntry] {
+    static func files(
+        atPath path: String, budget: inout ExpansionBudget, wanted: (String) -> Bool
+    ) throws -> [ArchiveEntry] {
         _ = try InputFile(path: path)  // a missing or unreadable file is an input error (66), not bad data
         let archive = try Handle(name: path)
         // ARCHIVE_OK or an error code; archive_error_string says why
@@ -73,7 +75,9 @@ enum ArchiveReader {
     }
 
     /// The same for an archive held in memory (an archive inside an archive); `name` is used in messages.
-    static func files(in bytes: [UInt8], name: String, budget: inout ExpansionBudget, wanted: (String) -> Bool) throws -> [ArchiveEntry] {
+    static func files(
+        in bytes: [UInt8], name: String, budget: inout ExpansionBudget, wanted: (String) -> Bool
+    ) throws -> [ArchiveEntry] {
         let archive = try Handle(name: name)
         return try bytes.withUnsafeBytes { raw in
             // The memory must stay valid until the archive is closed: both happen inside this closure.
@@ -106,7 +110,8 @@ enum ArchiveReader {
         var errorText: String {
             let text = archive_error_string(pointer).map { String(cString: $0) } ?? "unknown archive error"
             // What libarchive says of a file that is no ZIP at all (a GPX given as the bundle, say).
-            return text == "Unrecognized archive format" ? "not a ZIP file (give the bundle as a ZIP or a folder)" : text
+            return text == "Unrecognized archive format"
+                ? "not a ZIP file (give the bundle as a ZIP or a folder)" : text
         }
 
         func files(budget: inout ExpansionBudget, wanted: (String) -> Bool) throws -> [ArchiveEntry] {
@@ -128,7 +133,9 @@ enum ArchiveReader {
                     throw ArchiveError.malformed(path: name, reason: errorText)
                 }
                 budget.entries -= 1
-                guard budget.entries >= 0 else { throw ArchiveError.tooManyEntries(path: name, limit: budget.entryLimit) }
+                guard budget.entries >= 0 else {
+                    throw ArchiveError.tooManyEntries(path: name, limit: budget.entryLimit)
+                }
                 guard routekit_archive_entry_is_regular_file(entry) != 0 else { continue }
                 // The UTF-8 name (ZIPs mark names as UTF-8; without a locale the plain name can be NULL for
                 // "Pot čez …/"), else the name as stored, invalid UTF-8 repaired. NULL when there is none.
@@ -140,7 +147,9 @@ enum ArchiveReader {
                 var declared = 0
                 if archive_entry_size_is_set(entry) != 0 {
                     let size = archive_entry_size(entry)
-                    guard size <= budget.bytes else { throw ArchiveError.tooLarge(path: name, limitBytes: budget.byteLimit) }
+                    guard size <= budget.bytes else {
+                        throw ArchiveError.tooLarge(path: name, limitBytes: budget.byteLimit)
+                    }
                     declared = Int(max(size, 0))
                 }
                 result.append(ArchiveEntry(path: path, bytes: try data(reserving: declared, budget: &budget)))

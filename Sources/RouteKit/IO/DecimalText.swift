@@ -46,7 +46,8 @@ package enum DecimalText {
     /// Reads a run of digits into the mantissa (its first 19 significant digits; leading zeros are not
     /// significant); returns how many digits there were.
     @inline(__always) private static func readDigits(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ end: Int, _ mantissa: inout UInt64, _ significant: inout Int
+        _ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ end: Int, _ mantissa: inout UInt64,
+        _ significant: inout Int
     ) -> Int {
         let first = i
         while i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 {
@@ -58,7 +59,9 @@ package enum DecimalText {
     }
 
     /// Reads an optional exponent (`e5`, `E-3`; at least one digit); 0 when there is none, nil when malformed.
-    @inline(__always) private static func readExponent(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ end: Int) -> Int? {
+    @inline(__always) private static func readExponent(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ end: Int
+    ) -> Int? {
         guard i < end, bytes[i] == 0x65 || bytes[i] == 0x45 else { return 0 }
         i += 1
         var negative = false
@@ -100,10 +103,16 @@ package enum DecimalText {
     /// 10^k for k in 0...22, the powers of ten that are exact doubles.
     @inline(__always)
     static func exactPowerOfTen(_ k: Int) -> Double {
-        let powers: (Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
-            Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double) =
-            (1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-                1e19, 1e20, 1e21, 1e22)
+        let powers:
+            (
+                Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
+                Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double
+            ) =
+                (
+                    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+                    1e18,
+                    1e19, 1e20, 1e21, 1e22
+                )
         return withUnsafeBytes(of: powers) { $0.load(fromByteOffset: k * 8, as: Double.self) }
     }
 
@@ -206,9 +215,12 @@ package enum DecimalText {
         }
         var magnitude = value.magnitude
         if value < 0 { buffer.append(0x2D) }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var n = 0
         withUnsafeMutableBytes(of: &digits) { raw in
             while magnitude > 0 {

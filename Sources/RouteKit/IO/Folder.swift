@@ -39,7 +39,9 @@ package enum Folder {
     package static func create(_ path: String) throws {
         var info = stat()
         if stat(path, &info) == 0 {
-            guard (info.st_mode & S_IFMT) == S_IFDIR else { throw IOError.cannotCreate(path: path, reason: "exists and is not a folder") }
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw IOError.cannotCreate(path: path, reason: "exists and is not a folder")
+            }
             return
         }
         guard mkdir(path, 0o755) == 0 else {  // -1 on error, errno set

@@ -18,7 +18,9 @@ public enum InputFormat: String, Sendable {
         } else if head.count >= 2, head[0] == 0 || head[1] == 0 {
             wide = true
         }
-        while i < head.count, head[i] == 0x20 || head[i] == 0x09 || head[i] == 0x0A || head[i] == 0x0D || (wide && head[i] == 0) {
+        while i < head.count,
+            head[i] == 0x20 || head[i] == 0x09 || head[i] == 0x0A || head[i] == 0x0D || (wide && head[i] == 0)
+        {
             i += 1
         }
         guard i < head.count else { return nil }

@@ -20,7 +20,8 @@ public final class OutputStream: ByteSink {
         OutputStream(path: "-", fd: STDOUT_FILENO, temporaryPath: nil)
     }
 
-    private init(path: String, fd: Int32, temporaryPath: String?, signalSlot: Int? = nil, ownsDescriptor: Bool = false) {
+    private init(path: String, fd: Int32, temporaryPath: String?, signalSlot: Int? = nil, ownsDescriptor: Bool = false)
+    {
         self.path = path
         self.fd = fd
         self.temporaryPath = temporaryPath

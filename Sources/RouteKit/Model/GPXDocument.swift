@@ -25,9 +25,14 @@ extension GPXDocument {
         var track = Track(details: tracks.first?.details ?? Details())
         for t in tracks { track.segments += t.segments }
         if track.segments.allSatisfy({ $0.points.isEmpty }) && !routes.isEmpty {
-            track = Track(details: routes[0].details, segments: routes.map { route in
-                TrackSegment(points: route.points.map { TrackPoint(coordinate: $0.coordinate, elevation: $0.elevation, time: $0.time) })
-            })
+            track = Track(
+                details: routes[0].details,
+                segments: routes.map { route in
+                    TrackSegment(
+                        points: route.points.map {
+                            TrackPoint(coordinate: $0.coordinate, elevation: $0.elevation, time: $0.time)
+                        })
+                })
         }
         return track
     }

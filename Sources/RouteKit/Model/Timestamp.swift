@@ -62,12 +62,15 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
     /// Reads an ISO 8601 date-time from UTF-8 bytes; nil when they are not one.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         var text = TimestampText(bytes)
-        guard let date = text.date(), text.dateTimeSeparator(), let clock = text.clock(), let fraction = text.fraction(),
+        guard let date = text.date(), text.dateTimeSeparator(), let clock = text.clock(),
+            let fraction = text.fraction(),
             let zone = text.zone(), text.isAtEnd
         else { return nil }
         var style = zone.style
         // GDAL's form is written back as ISO 8601, with an offset XML Schema (and so GPX) accepts.
-        if date.separator == 0x2F && (style == .hoursOnly || style == .basic) { style = zone.offset == 0 ? .z : .extended }
+        if date.separator == 0x2F && (style == .hoursOnly || style == .basic) {
+            style = zone.offset == 0 ? .z : .extended
+        }
         let days = daysFromCivil(year: date.year, month: date.month, day: date.day)
         let local = Int64(days) * 86_400 + Int64(clock.hour * 3600 + clock.minute * 60 + clock.second)
         return Timestamp(
@@ -169,7 +172,6 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     // MARK: Calendar arithmetic (proleptic Gregorian, days counted from 1970-01-01)
-
 
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {

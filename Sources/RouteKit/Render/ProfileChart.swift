@@ -56,7 +56,8 @@ public struct ProfileChart {
         let title = profile.name ?? "Elevation profile"
         var subtitle = "\(DecimalText.fixed(stats.length2DMeters / 1000, decimals: 2)) km"
         if let a = stats.ascent {
-            subtitle += "  ·  ↑ \(DecimalText.grouped(a.ascentMeters)) m  ·  ↓ \(DecimalText.grouped(a.descentMeters)) m"
+            subtitle +=
+                "  ·  ↑ \(DecimalText.grouped(a.ascentMeters)) m  ·  ↓ \(DecimalText.grouped(a.descentMeters)) m"
         }
         svg.rect(x: 0, y: 0, width: width, height: height, attributes: "fill=\"#ffffff\"")
         svg.text(title, x: left, y: 24, attributes: "font-size=\"17\" font-weight=\"bold\" fill=\"#222\"")
@@ -64,12 +65,15 @@ public struct ProfileChart {
         let points = profile.downsampled(to: Int(plotWidth))
         let elevations = points.map(\.smoothedElevationMeters)
         guard let lowest = elevations.min(), let highest = elevations.max() else {
-            svg.text("No elevations in this track", x: left + plotWidth / 2, y: top + plotHeight / 2,
-                     attributes: "font-size=\"14\" fill=\"#666\" text-anchor=\"middle\"")
+            svg.text(
+                "No elevations in this track", x: left + plotWidth / 2, y: top + plotHeight / 2,
+                attributes: "font-size=\"14\" fill=\"#666\" text-anchor=\"middle\"")
             return svg.document(title: title)
         }
         let length = max(profile.samples.last?.distanceMeters ?? 0, stats.length2DMeters, 1)
-        let plot = Plot(left: left, top: top, width: plotWidth, height: plotHeight, length: length, lowest: lowest, highest: highest)
+        let plot = Plot(
+            left: left, top: top, width: plotWidth, height: plotHeight, length: length, lowest: lowest, highest: highest
+        )
         drawGrid(plot, into: &svg)
         drawArea(points, plot, into: &svg)
         drawExtremes(points, plot, into: &svg)
@@ -80,7 +84,8 @@ public struct ProfileChart {
             svg.line(px, py, px, top - 4, attributes: "stroke=\"#1b5fa8\" stroke-width=\"1\" stroke-dasharray=\"3 3\"")
             svg.circle(x: px, y: py, radius: 3, attributes: "fill=\"#1b5fa8\"")
             let (tx, ty) = (SVGWriter.number(px + 4), SVGWriter.number(top - 6))
-            svg.raw("<text x=\"\(tx)\" y=\"\(ty)\" font-size=\"11\" fill=\"#1b5fa8\" transform=\"rotate(-35 \(tx) \(ty))\">"
+            svg.raw(
+                "<text x=\"\(tx)\" y=\"\(ty)\" font-size=\"11\" fill=\"#1b5fa8\" transform=\"rotate(-35 \(tx) \(ty))\">"
                     + "\(SVGWriter.escape(marker.label))</text>")
         }
         drawLegend(left: left, into: &svg)
@@ -94,7 +99,8 @@ public struct ProfileChart {
         let yTicks: [Double]
         let yMin: Double, yMax: Double
 
-        init(left: Double, top: Double, width: Double, height: Double, length: Double, lowest: Double, highest: Double) {
+        init(left: Double, top: Double, width: Double, height: Double, length: Double, lowest: Double, highest: Double)
+        {
             (self.left, self.top, self.width, self.height, self.length) = (left, top, width, height, length)
             let pad = max((highest - lowest) * 0.08, 5)
             yTicks = SVGWriter.ticks(from: lowest - pad, to: highest + pad, count: 5)
@@ -110,18 +116,27 @@ public struct ProfileChart {
     /// The grid at round numbers, with the axes' labels.
     private func drawGrid(_ plot: Plot, into svg: inout SVGWriter) {
         for t in plot.yTicks where t >= plot.yMin && t <= plot.yMax {
-            svg.line(plot.left, plot.y(t), plot.left + plot.width, plot.y(t), attributes: "stroke=\"#e3e3e3\" stroke-width=\"1\"")
-            svg.text("\(DecimalText.grouped(t))", x: plot.left - 8, y: plot.y(t) + 4,
-                     attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
+            svg.line(
+                plot.left, plot.y(t), plot.left + plot.width, plot.y(t),
+                attributes: "stroke=\"#e3e3e3\" stroke-width=\"1\"")
+            svg.text(
+                "\(DecimalText.grouped(t))", x: plot.left - 8, y: plot.y(t) + 4,
+                attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
         }
         let xTicks = SVGWriter.ticks(from: 0, to: plot.length / 1000, count: max(2, Int(plot.width / 90)))
         for t in xTicks {
-            svg.line(plot.x(t * 1000), plot.top, plot.x(t * 1000), plot.base, attributes: "stroke=\"#eeeeee\" stroke-width=\"1\"")
-            svg.text(SVGWriter.number(t, decimals: 1), x: plot.x(t * 1000), y: plot.base + 16,
-                     attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"middle\"")
+            svg.line(
+                plot.x(t * 1000), plot.top, plot.x(t * 1000), plot.base,
+                attributes: "stroke=\"#eeeeee\" stroke-width=\"1\"")
+            svg.text(
+                SVGWriter.number(t, decimals: 1), x: plot.x(t * 1000), y: plot.base + 16,
+                attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"middle\"")
         }
-        svg.text("km", x: plot.left + plot.width, y: plot.base + 31, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
-        svg.text("m", x: plot.left - 8, y: plot.top - 8, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
+        svg.text(
+            "km", x: plot.left + plot.width, y: plot.base + 31,
+            attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
+        svg.text(
+            "m", x: plot.left - 8, y: plot.top - 8, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
     }
 
     /// The area under the curve, one polygon per run of a gradient class, the curve and the axes.
@@ -136,7 +151,8 @@ public struct ProfileChart {
             svg.path(polygon, closed: true, attributes: "fill=\"\(color)\" stroke=\"\(color)\" stroke-width=\"0.6\"")
         }
         for (i, p) in points.enumerated() {
-            let c = Self.classIndex(i + 1 < points.count ? max(abs(p.gradePercent), abs(points[i + 1].gradePercent)) : p.gradePercent)
+            let c = Self.classIndex(
+                i + 1 < points.count ? max(abs(p.gradePercent), abs(points[i + 1].gradePercent)) : p.gradePercent)
             let vertex = (plot.x(p.distanceMeters), plot.y(p.smoothedElevationMeters))
             if c != runClass && !run.isEmpty {
                 run.append(vertex)
@@ -148,9 +164,11 @@ public struct ProfileChart {
             }
         }
         flush()
-        svg.path(points.map { (plot.x($0.distanceMeters), plot.y($0.smoothedElevationMeters)) },
-                 attributes: "fill=\"none\" stroke=\"#333\" stroke-width=\"1.4\" stroke-linejoin=\"round\"")
-        svg.line(plot.left, plot.base, plot.left + plot.width, plot.base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
+        svg.path(
+            points.map { (plot.x($0.distanceMeters), plot.y($0.smoothedElevationMeters)) },
+            attributes: "fill=\"none\" stroke=\"#333\" stroke-width=\"1.4\" stroke-linejoin=\"round\"")
+        svg.line(
+            plot.left, plot.base, plot.left + plot.width, plot.base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
         svg.line(plot.left, plot.top, plot.left, plot.base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
     }
 
@@ -166,12 +184,17 @@ public struct ProfileChart {
             let label = "\(above ? "▲" : "▼") \(DecimalText.grouped(p.smoothedElevationMeters)) m"
             if above {
                 let anchor = px > plot.left + plot.width - 60 ? "end" : px < plot.left + 60 ? "start" : "middle"
-                svg.text(label, x: px, y: py - 9, attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(anchor)\"")
+                svg.text(
+                    label, x: px, y: py - 9,
+                    attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(anchor)\"")
             } else {
                 // Beside the low point, inside the plot, on the side with room.
                 let toLeft = px > plot.left + plot.width - 80
-                svg.text(label, x: toLeft ? px - 8 : px + 8, y: min(py - 6, plot.base - 6),
-                         attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(toLeft ? "end" : "start")\"")
+                svg.text(
+                    label, x: toLeft ? px - 8 : px + 8, y: min(py - 6, plot.base - 6),
+                    attributes:
+                        "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(toLeft ? "end" : "start")\""
+                )
             }
         }
     }

@@ -39,17 +39,23 @@ package struct SVGWriter {
 
     /// A line from (x1, y1) to (x2, y2).
     package mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, attributes: String) {
-        raw("<line x1=\"\(Self.number(x1))\" y1=\"\(Self.number(y1))\" x2=\"\(Self.number(x2))\" y2=\"\(Self.number(y2))\" \(attributes)/>")
+        raw(
+            "<line x1=\"\(Self.number(x1))\" y1=\"\(Self.number(y1))\" x2=\"\(Self.number(x2))\" y2=\"\(Self.number(y2))\" \(attributes)/>"
+        )
     }
 
     /// Text at (x, y); `content` is escaped here.
     package mutating func text(_ content: String, x: Double, y: Double, attributes: String = "") {
-        raw("<text x=\"\(Self.number(x))\" y=\"\(Self.number(y))\"\(attributes.isEmpty ? "" : " " + attributes)>\(Self.escape(content))</text>")
+        raw(
+            "<text x=\"\(Self.number(x))\" y=\"\(Self.number(y))\"\(attributes.isEmpty ? "" : " " + attributes)>\(Self.escape(content))</text>"
+        )
     }
 
     /// A rectangle.
     package mutating func rect(x: Double, y: Double, width: Double, height: Double, attributes: String) {
-        raw("<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(width))\" height=\"\(Self.number(height))\" \(attributes)/>")
+        raw(
+            "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(width))\" height=\"\(Self.number(height))\" \(attributes)/>"
+        )
     }
 
     /// A circle.

@@ -56,17 +56,21 @@ public struct TrackMap {
 
         /// The circle: 360 points at the radius from the centre (`geod_direct`), a true geodesic circle.
         var circle: [Coordinate] {
-            (0...360).map { Geodesic.wgs84.destination(from: center, azimuthDegrees: Double($0), distanceMeters: radiusMeters) }
+            (0...360).map {
+                Geodesic.wgs84.destination(from: center, azimuthDegrees: Double($0), distanceMeters: radiusMeters)
+            }
         }
     }
 
     /// The SVG text of the map.
     public func render(
-        title: String, subtitle: String? = nil, lines: [Line], markers: [Marker], clubrooms: [Marker] = [], search: Search? = nil,
+        title: String, subtitle: String? = nil, lines: [Line], markers: [Marker], clubrooms: [Marker] = [],
+        search: Search? = nil,
         idPrefix: String = "map"
     ) throws -> String {
         let circle = search?.circle ?? []
-        let all = lines.flatMap { $0.segments.flatMap { $0 } } + markers.map(\.coordinate) + clubrooms.map(\.coordinate)
+        let all =
+            lines.flatMap { $0.segments.flatMap { $0 } } + markers.map(\.coordinate) + clubrooms.map(\.coordinate)
             + circle + (search.map { [$0.center] } ?? [])
         guard let first = all.first else {
             var empty = SVGWriter(width: width, height: height)
@@ -75,23 +79,30 @@ public struct TrackMap {
         }
         var bounds = Bounds(first)
         for c in all { bounds.include(c) }
-        let center = search?.center ?? Coordinate(latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2)
+        let center =
+            search?.center
+            ?? Coordinate(latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2)
         let projection = try MapProjection(center: center, kind: projectionKind)
         let projectedLines = lines.map { $0.segments.map { $0.compactMap { projection.project($0) } } }
         let projectedCircle = circle.compactMap { projection.project($0) }
-        let frame = Frame(width: width, height: height, projection: projection,
-                          fitting: projectedLines.flatMap { $0.flatMap { $0 } } + projectedCircle
-                            + (markers + clubrooms).compactMap { projection.project($0.coordinate) })
+        let frame = Frame(
+            width: width, height: height, projection: projection,
+            fitting: projectedLines.flatMap { $0.flatMap { $0 } } + projectedCircle
+                + (markers + clubrooms).compactMap { projection.project($0.coordinate) })
 
         var svg = SVGWriter(width: width, height: height)
         svg.rect(x: 0, y: 0, width: width, height: height, attributes: "fill=\"#fbfaf6\"")
-        drawGraticule(bounds: bounds, projection: projection, screen: frame.screen, top: frame.top, bottom: frame.bottom,
-                      margin: frame.margin, idPrefix: idPrefix, into: &svg)
+        drawGraticule(
+            bounds: bounds, projection: projection, screen: frame.screen, top: frame.top, bottom: frame.bottom,
+            margin: frame.margin, idPrefix: idPrefix, into: &svg)
         svg.text(title, x: frame.margin, y: 30, attributes: "font-size=\"18\" font-weight=\"bold\" fill=\"#222\"")
         if let subtitle { svg.text(subtitle, x: frame.margin, y: 48, attributes: "font-size=\"12\" fill=\"#555\"") }
         if !projectedCircle.isEmpty {
-            svg.path(projectedCircle.map(frame.screen), closed: true,
-                     attributes: "fill=\"#dfeaf5\" fill-opacity=\"0.6\" stroke=\"#2f6db3\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"")
+            svg.path(
+                projectedCircle.map(frame.screen), closed: true,
+                attributes:
+                    "fill=\"#dfeaf5\" fill-opacity=\"0.6\" stroke=\"#2f6db3\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\""
+            )
         }
         var labels = LabelPlacer(bounds: (2, frame.top - 10, width - 2, height - frame.bottom + 10))
         try drawLines(projectedLines, frame: frame, labels: &labels, into: &svg)
@@ -99,17 +110,21 @@ public struct TrackMap {
         drawClubrooms(clubrooms, frame: frame, labels: &labels, into: &svg)
         if let search, let p = projection.project(search.center) {
             let c = frame.screen(p)
-            svg.raw("<path d=\"M\(SVGWriter.number(c.0 - 7)) \(SVGWriter.number(c.1))L\(SVGWriter.number(c.0 + 7)) \(SVGWriter.number(c.1))"
+            svg.raw(
+                "<path d=\"M\(SVGWriter.number(c.0 - 7)) \(SVGWriter.number(c.1))L\(SVGWriter.number(c.0 + 7)) \(SVGWriter.number(c.1))"
                     + "M\(SVGWriter.number(c.0)) \(SVGWriter.number(c.1 - 7))L\(SVGWriter.number(c.0)) \(SVGWriter.number(c.1 + 7))\" "
                     + "stroke=\"#111\" stroke-width=\"2.5\"/>")
         }
-        MapDecorations.scaleBar(center: center, projection: projection, pixelsPerMeter: frame.scale, x: frame.margin, y: height - 22,
-                                targetPixels: width / 6, into: &svg)
+        MapDecorations.scaleBar(
+            center: center, projection: projection, pixelsPerMeter: frame.scale, x: frame.margin, y: height - 22,
+            targetPixels: width / 6, into: &svg)
         MapDecorations.northArrow(x: width - frame.margin + 10, y: height - 40, into: &svg)
         drawLegend(lines: lines, markers: !markers.isEmpty, clubrooms: !clubrooms.isEmpty, search: search, into: &svg)
         if labels.dropped > 0 {
-            svg.text("\(labels.dropped) label\(labels.dropped == 1 ? "" : "s") left out where they would overlap",
-                     x: width - frame.margin, y: height - 6, attributes: "font-size=\"10\" fill=\"#777\" text-anchor=\"end\"")
+            svg.text(
+                "\(labels.dropped) label\(labels.dropped == 1 ? "" : "s") left out where they would overlap",
+                x: width - frame.margin, y: height - 6, attributes: "font-size=\"10\" fill=\"#777\" text-anchor=\"end\""
+            )
         }
         return svg.document(title: title)
     }
@@ -126,7 +141,10 @@ public struct TrackMap {
             self.projection = projection
             var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
             for p in points {
-                minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+                minX = min(minX, p.x)
+                maxX = max(maxX, p.x)
+                minY = min(minY, p.y)
+                maxY = max(maxY, p.y)
             }
             let spanX = max(maxX - minX, 100), spanY = max(maxY - minY, 100)
             scale = min((width - 2 * margin) / spanX, (height - top - bottom) / spanY)
@@ -148,25 +166,41 @@ public struct TrackMap {
 
     /// The lines, simplified to a quarter of a pixel, each with its start and finish (and its number when
     /// there are several).
-    private func drawLines(_ lines: [[[(x: Double, y: Double)]]], frame: Frame, labels: inout LabelPlacer, into svg: inout SVGWriter) throws {
+    private func drawLines(
+        _ lines: [[[(x: Double, y: Double)]]], frame: Frame, labels: inout LabelPlacer, into svg: inout SVGWriter
+    ) throws {
         let simplifier = try LineSimplifier()
         for (k, segments) in lines.enumerated() {
             let color = Self.palette[k % Self.palette.count]
             for segment in segments where segment.count >= 2 {
                 let simple = try simplifier.simplify(segment.map(frame.screen), tolerance: 0.25)
-                svg.path(simple, attributes: "fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"")
-                svg.path(simple, attributes: "fill=\"none\" stroke=\"\(color)\" stroke-width=\"2.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"")
+                svg.path(
+                    simple,
+                    attributes:
+                        "fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" stroke-linejoin=\"round\" stroke-linecap=\"round\""
+                )
+                svg.path(
+                    simple,
+                    attributes:
+                        "fill=\"none\" stroke=\"\(color)\" stroke-width=\"2.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\""
+                )
             }
         }
         for (k, segments) in lines.enumerated() {
-            guard let start = segments.first(where: { !$0.isEmpty })?.first, let end = segments.last(where: { !$0.isEmpty })?.last else { continue }
+            guard let start = segments.first(where: { !$0.isEmpty })?.first,
+                let end = segments.last(where: { !$0.isEmpty })?.last
+            else { continue }
             let s = frame.screen(start), e = frame.screen(end)
             svg.circle(x: s.0, y: s.1, radius: 6, attributes: "fill=\"#2e7d32\" stroke=\"#fff\" stroke-width=\"2\"")
-            svg.rect(x: e.0 - 5.5, y: e.1 - 5.5, width: 11, height: 11, attributes: "fill=\"#111\" stroke=\"#fff\" stroke-width=\"2\"")
+            svg.rect(
+                x: e.0 - 5.5, y: e.1 - 5.5, width: 11, height: 11,
+                attributes: "fill=\"#111\" stroke=\"#fff\" stroke-width=\"2\"")
             labels.reserve(x: s.0, y: s.1, radius: 7)
             labels.reserve(x: e.0, y: e.1, radius: 7)
             if lines.count > 1 {
-                labels.place("\(k + 1)", x: s.0, y: s.1, attributes: "font-weight=\"bold\" fill=\"\(Self.palette[k % Self.palette.count])\"", into: &svg)
+                labels.place(
+                    "\(k + 1)", x: s.0, y: s.1,
+                    attributes: "font-weight=\"bold\" fill=\"\(Self.palette[k % Self.palette.count])\"", into: &svg)
             }
         }
     }
@@ -179,9 +213,13 @@ public struct TrackMap {
             guard let s = frame.screen(marker.coordinate) else { continue }
             let number = String(marker.number ?? n + 1)
             let wide = number.count > 2  // three digits need a larger circle and smaller type
-            svg.circle(x: s.0, y: s.1, radius: wide ? 9.5 : 8, attributes: "fill=\"#1b5fa8\" stroke=\"#fff\" stroke-width=\"1.5\"")
-            svg.text(number, x: s.0, y: s.1 + (wide ? 3 : 3.5),
-                     attributes: "font-size=\"\(wide ? "8.5" : "10")\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\"")
+            svg.circle(
+                x: s.0, y: s.1, radius: wide ? 9.5 : 8,
+                attributes: "fill=\"#1b5fa8\" stroke=\"#fff\" stroke-width=\"1.5\"")
+            svg.text(
+                number, x: s.0, y: s.1 + (wide ? 3 : 3.5),
+                attributes:
+                    "font-size=\"\(wide ? "8.5" : "10")\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\"")
             labels.reserve(x: s.0, y: s.1, radius: wide ? 10.5 : 9)
             placed.append((wide ? 2 : 0, marker, s))
         }
@@ -191,11 +229,15 @@ public struct TrackMap {
     }
 
     /// Clubrooms: small squares, labelled after the control points where room is left.
-    private func drawClubrooms(_ clubrooms: [Marker], frame: Frame, labels: inout LabelPlacer, into svg: inout SVGWriter) {
+    private func drawClubrooms(
+        _ clubrooms: [Marker], frame: Frame, labels: inout LabelPlacer, into svg: inout SVGWriter
+    ) {
         var placed: [(Marker, (Double, Double))] = []
         for room in clubrooms {
             guard let s = frame.screen(room.coordinate) else { continue }
-            svg.rect(x: s.0 - 4, y: s.1 - 4, width: 8, height: 8, attributes: "fill=\"#e67e22\" stroke=\"#fff\" stroke-width=\"1\"")
+            svg.rect(
+                x: s.0 - 4, y: s.1 - 4, width: 8, height: 8,
+                attributes: "fill=\"#e67e22\" stroke=\"#fff\" stroke-width=\"1\"")
             labels.reserve(x: s.0, y: s.1, radius: 5)
             placed.append((room, s))
         }
@@ -220,8 +262,10 @@ public struct TrackMap {
             entry("finish", width: 54)
         }
         if let search {
-            svg.text("+ the position, dashed: \(SVGWriter.number(search.radiusMeters / 1000, decimals: 1)) km around it", x: lx, y: ly + 4,
-                     attributes: "font-size=\"11\" fill=\"#444\"")
+            svg.text(
+                "+ the position, dashed: \(SVGWriter.number(search.radiusMeters / 1000, decimals: 1)) km around it",
+                x: lx, y: ly + 4,
+                attributes: "font-size=\"11\" fill=\"#444\"")
             lx += 230
         }
         if markers {
@@ -235,7 +279,9 @@ public struct TrackMap {
         }
         guard lines.count > 1 else { return }
         for (k, line) in lines.enumerated().prefix(8) {
-            svg.line(lx, ly, lx + 16, ly, attributes: "stroke=\"\(Self.palette[k % Self.palette.count])\" stroke-width=\"3\"")
+            svg.line(
+                lx, ly, lx + 16, ly, attributes: "stroke=\"\(Self.palette[k % Self.palette.count])\" stroke-width=\"3\""
+            )
             let name = line.name.count > 18 ? String(line.name.prefix(17)) + "…" : line.name
             svg.text("\(k + 1) \(name)", x: lx + 20, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
             lx += 30 + Double(name.count + 3) * 6.2
@@ -246,8 +292,11 @@ public struct TrackMap {
     /// The graticule's step in degrees (about six lines across the data) and how far it reaches: the frame is
     /// wider or taller than the data when the data's shape differs from the map's, so it reaches as many steps
     /// beyond the data as one step's size on screen says the frame needs (at least one).
-    private func graticuleExtent(bounds: Bounds, projection: MapProjection, screen: ((x: Double, y: Double)) -> (Double, Double))
-        -> (step: Double, west: Double, east: Double, south: Double, north: Double) {
+    private func graticuleExtent(
+        bounds: Bounds, projection: MapProjection, screen: ((x: Double, y: Double)) -> (Double, Double)
+    )
+        -> (step: Double, west: Double, east: Double, south: Double, north: Double)
+    {
         let span = max(bounds.east - bounds.west, bounds.north - bounds.south, 0.001)
         let steps = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 30]
         let step = steps.first { span / $0 <= 6 } ?? 30
@@ -258,9 +307,15 @@ public struct TrackMap {
             let pixels = max(abs(bx - ax), abs(by - ay))
             return pixels > 0 ? min(((width + height) / pixels).rounded(.up), 100) : 1
         }
-        let padLon = step * max(1, stepsToFill(Coordinate(latitude: middle.latitude, longitude: middle.longitude + step)))
-        let padLat = step * max(1, stepsToFill(Coordinate(latitude: min(middle.latitude + step, 89.9), longitude: middle.longitude)))
-        return (step, bounds.west - padLon, bounds.east + padLon, max(bounds.south - padLat, -89.9), min(bounds.north + padLat, 89.9))
+        let padLon =
+            step * max(1, stepsToFill(Coordinate(latitude: middle.latitude, longitude: middle.longitude + step)))
+        let padLat =
+            step
+            * max(1, stepsToFill(Coordinate(latitude: min(middle.latitude + step, 89.9), longitude: middle.longitude)))
+        return (
+            step, bounds.west - padLon, bounds.east + padLon, max(bounds.south - padLat, -89.9),
+            min(bounds.north + padLat, 89.9)
+        )
     }
 
     /// Meridians and parallels at a round step in degrees, with labels at the map's edges.
@@ -275,11 +330,14 @@ public struct TrackMap {
         }
         let style = "fill=\"none\" stroke=\"#d9d4c7\" stroke-width=\"0.8\""
         let frame = (x: margin - 14, y: top - 14, w: width - 2 * margin + 28, h: height - bottom - top + 32)
-        svg.raw("<clipPath id=\"\(idPrefix)-frame\"><rect x=\"\(SVGWriter.number(frame.x))\" y=\"\(SVGWriter.number(frame.y))\" width=\"\(SVGWriter.number(frame.w))\" height=\"\(SVGWriter.number(frame.h))\"/></clipPath>")
+        svg.raw(
+            "<clipPath id=\"\(idPrefix)-frame\"><rect x=\"\(SVGWriter.number(frame.x))\" y=\"\(SVGWriter.number(frame.y))\" width=\"\(SVGWriter.number(frame.w))\" height=\"\(SVGWriter.number(frame.h))\"/></clipPath>"
+        )
         // A line's points from the last one before the frame to the first one after it: the rest is clipped anyway.
         func insideFrame(_ points: [(Double, Double)]) -> [(Double, Double)] {
             let inside = points.indices.filter {
-                points[$0].0 >= frame.x && points[$0].0 <= frame.x + frame.w && points[$0].1 >= frame.y && points[$0].1 <= frame.y + frame.h
+                points[$0].0 >= frame.x && points[$0].0 <= frame.x + frame.w && points[$0].1 >= frame.y
+                    && points[$0].1 <= frame.y + frame.h
             }
             guard let first = inside.first, let last = inside.last else { return points }
             return Array(points[max(first - 1, 0)...min(last + 1, points.count - 1)])
@@ -288,12 +346,17 @@ public struct TrackMap {
         let textStyle = "font-size=\"10\" fill=\"#8a8372\""
         var lon = (west / step).rounded(.up) * step
         while lon <= east {
-            let points = (0...40).compactMap { projection.project(Coordinate(latitude: south + (north - south) * Double($0) / 40, longitude: lon)) }.map(screen)
+            let points = (0...40).compactMap {
+                projection.project(Coordinate(latitude: south + (north - south) * Double($0) / 40, longitude: lon))
+            }.map(screen)
             let clipped = points.filter { $0.0 >= margin && $0.0 <= width - margin }
             if clipped.count >= 2 {
                 svg.path(insideFrame(points), attributes: style + " clip-path=\"url(#\(idPrefix)-frame)\"")
-                if let bottomPoint = points.min(by: { abs($0.1 - (height - bottom + 18)) < abs($1.1 - (height - bottom + 18)) }),
-                   bottomPoint.0 > margin, bottomPoint.0 < width - margin {
+                if let bottomPoint = points.min(by: {
+                    abs($0.1 - (height - bottom + 18)) < abs($1.1 - (height - bottom + 18))
+                }),
+                    bottomPoint.0 > margin, bottomPoint.0 < width - margin
+                {
                     texts.append((label(lon, "E", "W"), bottomPoint.0, height - bottom + 30, " text-anchor=\"middle\""))
                 }
             }
@@ -301,17 +364,23 @@ public struct TrackMap {
         }
         var lat = (south / step).rounded(.up) * step
         while lat <= north {
-            let points = (0...40).compactMap { projection.project(Coordinate(latitude: lat, longitude: west + (east - west) * Double($0) / 40)) }.map(screen)
+            let points = (0...40).compactMap {
+                projection.project(Coordinate(latitude: lat, longitude: west + (east - west) * Double($0) / 40))
+            }.map(screen)
             let clipped = points.filter { $0.1 >= top && $0.1 <= height - bottom }
             if clipped.count >= 2 {
                 svg.path(insideFrame(points), attributes: style + " clip-path=\"url(#\(idPrefix)-frame)\"")
-                if let leftPoint = points.min(by: { abs($0.0 - frame.x) < abs($1.0 - frame.x) }), leftPoint.1 > top, leftPoint.1 < height - bottom {
+                if let leftPoint = points.min(by: { abs($0.0 - frame.x) < abs($1.0 - frame.x) }), leftPoint.1 > top,
+                    leftPoint.1 < height - bottom
+                {
                     texts.append((label(lat, "N", "S"), frame.x + 3, leftPoint.1 - 3, ""))
                 }
             }
             lat += step
         }
         for (text, x, y, extra) in texts { svg.text(text, x: x, y: y, attributes: textStyle + extra) }
-        svg.rect(x: frame.x, y: frame.y, width: frame.w, height: frame.h, attributes: "fill=\"none\" stroke=\"#bdb6a4\" stroke-width=\"1\"")
+        svg.rect(
+            x: frame.x, y: frame.y, width: frame.w, height: frame.h,
+            attributes: "fill=\"none\" stroke=\"#bdb6a4\" stroke-width=\"1\"")
     }
 }

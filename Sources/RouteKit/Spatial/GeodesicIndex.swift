@@ -111,15 +111,20 @@ public final class GeodesicIndex: @unchecked Sendable {
             let inverse = Geodesic.wgs84.inverse(from: center, to: coordinates[i])
             if inverse.distanceMeters <= radiusMeters {
                 let azimuth = inverse.initialAzimuthDegrees
-                result.append(Match(index: i, distanceMeters: inverse.distanceMeters, bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
+                result.append(
+                    Match(
+                        index: i, distanceMeters: inverse.distanceMeters,
+                        bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
             }
         }
         result.sort { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
         return result
     }
 
-    private func search(_ lo: Int, _ hi: Int, _ q: (Double, Double, Double), _ chord: Double, _ chord2: Double,
-                        _ visit: (Int) -> Void) {
+    private func search(
+        _ lo: Int, _ hi: Int, _ q: (Double, Double, Double), _ chord: Double, _ chord2: Double,
+        _ visit: (Int) -> Void
+    ) {
         guard lo < hi else { return }
         if hi - lo <= leafSize {
             for k in lo..<hi { check(Int(order[k]), q, chord2, visit) }
@@ -182,13 +187,17 @@ public final class GeodesicIndex: @unchecked Sendable {
 
     /// What ``positions(within:of:)`` answers, by measuring every position: the reference the index is
     /// checked against.
-    package static func scan(_ coordinates: [Coordinate], within radiusMeters: Double, of center: Coordinate) -> [Match] {
+    package static func scan(_ coordinates: [Coordinate], within radiusMeters: Double, of center: Coordinate) -> [Match]
+    {
         var result: [Match] = []
         for (i, c) in coordinates.enumerated() {
             let inverse = Geodesic.wgs84.inverse(from: center, to: c)
             guard inverse.distanceMeters <= radiusMeters else { continue }
             let azimuth = inverse.initialAzimuthDegrees
-            result.append(Match(index: i, distanceMeters: inverse.distanceMeters, bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
+            result.append(
+                Match(
+                    index: i, distanceMeters: inverse.distanceMeters,
+                    bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
         }
         result.sort { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
         return result
@@ -196,7 +205,9 @@ public final class GeodesicIndex: @unchecked Sendable {
 
     /// The 16-point compass name of a bearing in degrees (N, NNE, NE, …).
     public static func compassPoint(_ bearingDegrees: Double) -> String {
-        let names = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
+        let names = [
+            "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
+        ]
         let b = (bearingDegrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
         return names[Int((b / 22.5).rounded()) % 16]
     }

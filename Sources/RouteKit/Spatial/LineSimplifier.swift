@@ -31,7 +31,10 @@ package final class LineSimplifier {
         guard points.count > 2, tolerance > 0 else { return points }
         var buffer = [Double]()
         buffer.reserveCapacity(points.count * 2)
-        for p in points { buffer.append(p.0); buffer.append(p.1) }
+        for p in points {
+            buffer.append(p.0)
+            buffer.append(p.1)
+        }
         // NULL on error.
         guard let sequence = GEOSCoordSeq_copyFromBuffer_r(handle, buffer, UInt32(points.count), 0, 0) else {
             throw SimplificationError.geos("cannot make a coordinate sequence")

@@ -45,8 +45,13 @@ public struct TrackCorridor: Sendable {
         self.along = along
         startsSegment = starts
         index = GeodesicIndex(points)
-        box = points.isEmpty ? nil : (points.map(\.longitude).min() ?? 0, points.map(\.latitude).min() ?? 0,
-                                     points.map(\.longitude).max() ?? 0, points.map(\.latitude).max() ?? 0)
+        box =
+            points.isEmpty
+            ? nil
+            : (
+                points.map(\.longitude).min() ?? 0, points.map(\.latitude).min() ?? 0,
+                points.map(\.longitude).max() ?? 0, points.map(\.latitude).max() ?? 0
+            )
     }
 
     /// False when `c` is certainly further than `meters` from every point of the track: outside the track's
@@ -83,7 +88,9 @@ public struct TrackCorridor: Sendable {
     public var lengthMeters: Double { along.last ?? 0 }
 
     /// The positions of `candidates` within `radiusMeters` of the track, in order along the track.
-    public func positions(within radiusMeters: Double, among candidates: GeodesicIndex, coordinates: [Coordinate]) -> [Match] {
+    public func positions(
+        within radiusMeters: Double, among candidates: GeodesicIndex, coordinates: [Coordinate]
+    ) -> [Match] {
         guard !points.isEmpty else { return [] }
         let step = max(radiusMeters / 4, 1)
         var longestStep = 0.0
@@ -91,9 +98,14 @@ public struct TrackCorridor: Sendable {
         var seen = Set<Int>()
         var next = 0.0
         // Every segment's first and last point are samples too, so no stretch is longer than h between samples.
-        for i in points.indices where along[i] >= next || i == points.count - 1 || startsSegment[i] || (i + 1 < points.count && startsSegment[i + 1]) {
+        for i in points.indices
+        where along[i] >= next || i == points.count - 1 || startsSegment[i]
+            || (i + 1 < points.count && startsSegment[i + 1])
+        {
             next = along[i] + step
-            for m in candidates.positions(within: radiusMeters + step + longestStep, of: points[i]) { seen.insert(m.index) }
+            for m in candidates.positions(within: radiusMeters + step + longestStep, of: points[i]) {
+                seen.insert(m.index)
+            }
         }
         var result: [Match] = []
         for i in seen {
@@ -106,7 +118,9 @@ public struct TrackCorridor: Sendable {
 
     /// The nearest point of the track to `c`: its distance and its distance along the track.
     public func place(_ c: Coordinate, index i: Int = 0) -> Match {
-        guard let nearest = index.nearest(1, to: c).first else { return Match(index: i, distanceMeters: .infinity, alongMeters: 0) }
+        guard let nearest = index.nearest(1, to: c).first else {
+            return Match(index: i, distanceMeters: .infinity, alongMeters: 0)
+        }
         var best = Match(index: i, distanceMeters: nearest.distanceMeters, alongMeters: along[nearest.index])
         let k = nearest.index
         for j in [k - 1, k] where isStep(j) {
@@ -120,7 +134,9 @@ public struct TrackCorridor: Sendable {
             guard length2 > 0 else { continue }
             let t = max(0, min(1, -(ax * vx + ay * vy) / length2))
             guard t > 0 && t < 1 else { continue }
-            let foot = Coordinate(latitude: a.latitude + t * (b.latitude - a.latitude), longitude: a.longitude + t * (b.longitude - a.longitude))
+            let foot = Coordinate(
+                latitude: a.latitude + t * (b.latitude - a.latitude),
+                longitude: a.longitude + t * (b.longitude - a.longitude))
             let d = c.distance(to: foot)
             if d < best.distanceMeters {
                 best = Match(index: i, distanceMeters: d, alongMeters: along[j] + t * (along[j + 1] - along[j]))
@@ -144,13 +160,17 @@ public struct Placement: Hashable, Sendable {
     /// Places each of `positions` on the nearest of `tracks`, in the order of `positions`. Tracks further than
     /// `searchMeters` are not measured (a position near none of them is off by infinity), which keeps placing
     /// a route's control points on its many stages cheap.
-    public static func place(_ positions: [Coordinate], on tracks: [TrackCorridor], searchMeters: Double = .infinity) -> [Placement] {
+    public static func place(
+        _ positions: [Coordinate], on tracks: [TrackCorridor], searchMeters: Double = .infinity
+    ) -> [Placement] {
         positions.enumerated().map { i, c in
             var best = Placement(index: i, line: 0, alongMeters: 0, offTrackMeters: .infinity)
-            for (k, track) in tracks.enumerated() where searchMeters.isInfinite || track.mayBeWithin(searchMeters, of: c) {
+            for (k, track) in tracks.enumerated()
+            where searchMeters.isInfinite || track.mayBeWithin(searchMeters, of: c) {
                 let match = track.place(c, index: i)
                 if match.distanceMeters < best.offTrackMeters {
-                    best = Placement(index: i, line: k, alongMeters: match.alongMeters, offTrackMeters: match.distanceMeters)
+                    best = Placement(
+                        index: i, line: k, alongMeters: match.alongMeters, offTrackMeters: match.distanceMeters)
                 }
             }
             return best

@@ -21,7 +21,10 @@ public struct BundleSource: Sendable {
     private let folder: String?
     private let contents: [String: [UInt8]]
 
-    private init(path: String, origin: String, date: BundleDate?, folder: String?, names: [String], contents: [String: [UInt8]] = [:]) {
+    private init(
+        path: String, origin: String, date: BundleDate?, folder: String?, names: [String],
+        contents: [String: [UInt8]] = [:]
+    ) {
         self.path = path
         self.origin = origin
         self.date = date
@@ -41,7 +44,9 @@ public struct BundleSource: Sendable {
     /// - Throws: ``IOError`` when a file in a folder cannot be opened.
     public func input(_ name: String) throws -> InputFile {
         if let folder { return try InputFile(path: folder + "/" + name) }
-        guard let bytes = contents[name] else { throw IOError.cannotOpen(path: displayName(name), reason: "not in the bundle") }
+        guard let bytes = contents[name] else {
+            throw IOError.cannotOpen(path: displayName(name), reason: "not in the bundle")
+        }
         return InputFile(name: displayName(name), bytes: bytes)
     }
 
@@ -74,27 +79,33 @@ public struct BundleSource: Sendable {
         let items = try Folder.list(path).filter { !isIgnored($0.name) }
         let files = items.filter { !$0.isFolder }.map(\.name)
         if files.contains(where: isBundleFile) {
-            return BundleSource(path: path, origin: path, date: BundleDate.find(in: baseName(path)), folder: path,
-                                names: files.filter(isReadable(_:)))
+            return BundleSource(
+                path: path, origin: path, date: BundleDate.find(in: baseName(path)), folder: path,
+                names: files.filter(isReadable(_:)))
         }
         let folders = items.filter(\.isFolder)
         if folders.count == 1, case let inner = path + "/" + folders[0].name,
-           try Folder.list(inner).contains(where: { !$0.isFolder && isBundleFile($0.name) }) {
+            try Folder.list(inner).contains(where: { !$0.isFolder && isBundleFile($0.name) })
+        {
             return try open(inner, budget: &budget)
         }
         if let newest = newestArchive(files) {
-            var source = try openArchive(path + "/" + newest.name, name: path + "/" + newest.name, ownName: newest.name, bytes: nil,
-                                         depth: 1, budget: &budget)
+            var source = try openArchive(
+                path + "/" + newest.name, name: path + "/" + newest.name, ownName: newest.name, bytes: nil,
+                depth: 1, budget: &budget)
             source.notes += newest.notes
             return source
         }
-        throw StageBundleError.noBundle(path: path, reason: "no Etapa N.gpx, KT.gpx or etape.json in the folder" + found(files))
+        throw StageBundleError.noBundle(
+            path: path, reason: "no Etapa N.gpx, KT.gpx or etape.json in the folder" + found(files))
     }
 
     /// Opens an archive from its file, or from `bytes` when it sits inside another archive.
     /// `name` is how messages name it, `ownName` its own file name (which may hold the date).
-    private static func openArchive(_ path: String, name: String, ownName: String, bytes: [UInt8]?, depth: Int,
-                                    budget: inout ExpansionBudget) throws -> BundleSource {
+    private static func openArchive(
+        _ path: String, name: String, ownName: String, bytes: [UInt8]?, depth: Int,
+        budget: inout ExpansionBudget
+    ) throws -> BundleSource {
         let maximumDepth = 3
         guard depth <= maximumDepth else { throw ArchiveError.nestedTooDeep(path: name, limit: maximumDepth) }
         let wanted = { (entry: String) -> Bool in
@@ -104,24 +115,31 @@ public struct BundleSource: Sendable {
             return isReadable(String(last)) || last.lowercased().hasSuffix(".zip")
         }
         // Sorted by path, so that no choice below depends on the order of the archive.
-        let entries = try (bytes.map { try ArchiveReader.files(in: $0, name: name, budget: &budget, wanted: wanted) }
+        let entries = try
+            (bytes.map { try ArchiveReader.files(in: $0, name: name, budget: &budget, wanted: wanted) }
             ?? ArchiveReader.files(atPath: path, budget: &budget, wanted: wanted)).sorted { $0.path < $1.path }
         if let (inner, files, others) = bundleFolder(entries) {
             var source = memorySource(path, name: name, ownName: ownName, folder: inner, files: files)
             if others > 0 {
-                source.notes.append("read the files in \(inner.isEmpty ? "the top folder" : inner + "/"); "
-                                    + "\(others) other folder\(others == 1 ? "" : "s") with stage files left out")
+                source.notes.append(
+                    "read the files in \(inner.isEmpty ? "the top folder" : inner + "/"); "
+                        + "\(others) other folder\(others == 1 ? "" : "s") with stage files left out")
             }
             return source
         }
         let archives = entries.filter { $0.path.lowercased().hasSuffix(".zip") }
-        if let newest = newestArchive(archives.map(\.path)), let entry = archives.first(where: { $0.path == newest.name }) {
-            var source = try openArchive(path, name: name + " › " + entry.path, ownName: baseName(entry.path), bytes: entry.bytes,
-                                         depth: depth + 1, budget: &budget)
+        if let newest = newestArchive(archives.map(\.path)),
+            let entry = archives.first(where: { $0.path == newest.name })
+        {
+            var source = try openArchive(
+                path, name: name + " › " + entry.path, ownName: baseName(entry.path), bytes: entry.bytes,
+                depth: depth + 1, budget: &budget)
             source.notes += newest.notes
             return source
         }
-        let reason = entries.isEmpty ? "no GPX, JSON or ZIP file in the archive"
+        let reason =
+            entries.isEmpty
+            ? "no GPX, JSON or ZIP file in the archive"
             : "no Etapa N.gpx, KT.gpx or etape.json in the archive" + found(entries.map(\.path))
         throw StageBundleError.noBundle(path: name, reason: reason)
     }
@@ -129,7 +147,8 @@ public struct BundleSource: Sendable {
     /// The folder of the archive that holds the bundle — the one with the most stages; among equals, the newest
     /// date in its name, then the shallowest, then the first by name — with its files and how many other
     /// folders hold bundle files. A path's folder is what comes before its last slash.
-    private static func bundleFolder(_ entries: [ArchiveEntry]) -> (folder: String, files: [ArchiveEntry], others: Int)? {
+    private static func bundleFolder(_ entries: [ArchiveEntry]) -> (folder: String, files: [ArchiveEntry], others: Int)?
+    {
         var byFolder: [String: [ArchiveEntry]] = [:]
         for entry in entries {
             let trimmed = entry.path.split(separator: "/").filter { $0 != "." && $0 != ".." }
@@ -150,7 +169,9 @@ public struct BundleSource: Sendable {
 
     /// A bundle of the files read from an archive's `folder`; of two files whose names differ only in case, the
     /// first by path is kept.
-    private static func memorySource(_ path: String, name: String, ownName: String, folder: String, files: [ArchiveEntry]) -> BundleSource {
+    private static func memorySource(
+        _ path: String, name: String, ownName: String, folder: String, files: [ArchiveEntry]
+    ) -> BundleSource {
         var contents: [String: [UInt8]] = [:]
         var seen: Set<String> = []
         var notes: [String] = []
@@ -164,8 +185,9 @@ public struct BundleSource: Sendable {
             contents[base] = entry.bytes
         }
         let date = BundleDate.find(in: baseName(folder)) ?? BundleDate.find(in: ownName)
-        var source = BundleSource(path: path, origin: folder.isEmpty ? name : name + " › " + folder, date: date, folder: nil,
-                                  names: contents.keys.sorted(), contents: contents)
+        var source = BundleSource(
+            path: path, origin: folder.isEmpty ? name : name + " › " + folder, date: date, folder: nil,
+            names: contents.keys.sorted(), contents: contents)
         source.notes = notes
         return source
     }
@@ -243,8 +265,10 @@ public struct BundleDate: Hashable, Comparable, Sendable {
 
     /// `3 September 2019`.
     public var text: String {
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                      "November", "December"]
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
         return "\(day) \(months[month - 1]) \(year)"
     }
 

@@ -39,7 +39,10 @@ enum ControlPointList {
             }
             let number = text(item["zapSt"]).flatMap { Int($0) }
             // An address may come in lines ("Javni zavod Bogenšperk\nBogenšperk 5\n1275 Šmartno pri Litiji").
-            let address = text(item["naslov"]).map { $0.split(whereSeparator: \.isNewline).map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: ", ") }
+            let address = text(item["naslov"]).map {
+                $0.split(whereSeparator: \.isNewline).map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }.joined(
+                    separator: ", ")
+            }
             entries.append(ControlPointEntry(number: number, name: name, address: address, stamp: text(item["zig"])))
         }
         return (entries, skipped)
@@ -95,7 +98,9 @@ enum ControlPointList {
         // Equal names left over, in any order: each name's unpaired entries, first first.
         let used = Set(result.compactMap { $0 })
         var unpaired: [[String]: [Int]] = [:]
-        for j in b.indices.reversed() where !used.contains(j) && !b[j].words.isEmpty { unpaired[b[j].words, default: []].append(j) }
+        for j in b.indices.reversed() where !used.contains(j) && !b[j].words.isEmpty {
+            unpaired[b[j].words, default: []].append(j)
+        }
         for i in a.indices where result[i] == nil {
             result[i] = unpaired[a[i].words]?.popLast()
         }
@@ -132,7 +137,8 @@ struct NameTokens {
         func best(_ w: String, in list: [String]) -> Double {
             list.reduce(0) { max($0, NameTokens.wordLikeness(w, $1)) }
         }
-        let total = words.reduce(0) { $0 + best($1, in: other.words) } + other.words.reduce(0) { $0 + best($1, in: words) }
+        let total =
+            words.reduce(0) { $0 + best($1, in: other.words) } + other.words.reduce(0) { $0 + best($1, in: words) }
         return total / Double(words.count + other.words.count)
     }
 
@@ -147,8 +153,10 @@ struct NameTokens {
 
     /// Letters with diacritics of the Latin alphabets of central Europe, to their base letter.
     private static let folding: [Character: Character] = {
-        let groups = ["aáàâäãåāăą", "cçćĉċč", "dďđ", "eéèêëēĕėęě", "gĝğġģ", "hĥħ", "iíìîïĩīĭįı", "jĵ", "kķ", "lĺļľŀł",
-                      "nñńņňŉ", "oóòôöõøōŏő", "rŕŗř", "sśŝşšß", "tţťŧ", "uúùûüũūŭůűų", "wŵ", "yýÿŷ", "zźżž"]
+        let groups = [
+            "aáàâäãåāăą", "cçćĉċč", "dďđ", "eéèêëēĕėęě", "gĝğġģ", "hĥħ", "iíìîïĩīĭįı", "jĵ", "kķ", "lĺļľŀł",
+            "nñńņňŉ", "oóòôöõøōŏő", "rŕŗř", "sśŝşšß", "tţťŧ", "uúùûüũūŭůűų", "wŵ", "yýÿŷ", "zźżž",
+        ]
         var table: [Character: Character] = [:]
         for group in groups {
             guard let base = group.first else { continue }

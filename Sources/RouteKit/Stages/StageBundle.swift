@@ -85,14 +85,17 @@ public struct StageBundle: Sendable {
     /// Reads the bundle in `source`, measuring each stage with `method`; control points within
     /// `assignmentMeters` of a stage's track belong to the nearest such stage. Never throws: what cannot be
     /// read is left out and said in ``problems``.
-    public static func read(_ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200) -> StageBundle {
+    public static func read(
+        _ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200
+    ) -> StageBundle {
         read(source, method: method, assignmentMeters: assignmentMeters, progress: nil)
     }
 
     /// Reads the bundle as ``read(_:method:assignmentMeters:)`` does, counting the stages read (of the
     /// stage files found) into `progress`.
     package static func read(
-        _ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200, progress: ProgressCounter?
+        _ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200,
+        progress: ProgressCounter?
     ) -> StageBundle {
         var bundle = StageBundle()
         bundle.origin = source.origin
@@ -106,7 +109,8 @@ public struct StageBundle: Sendable {
         do {
             built = try parallelMap(files.count) { index in
                 defer { progress?.advance(by: 1) }
-                return readStage(files[index].number, files[index].name, entry: files[index].entry, from: source, method: method)
+                return readStage(
+                    files[index].number, files[index].name, entry: files[index].entry, from: source, method: method)
             }
         } catch {  // readStage reports its failures as results; nothing else can throw
             bundle.problems.append("\(error)")
@@ -124,7 +128,9 @@ public struct StageBundle: Sendable {
 
     /// The stage files in number order, each with its etape.json entry: files named `Etapa N.gpx`, and files
     /// etape.json names in `file` under another name.
-    private mutating func stageFiles(_ source: BundleSource, etape: [JSONValue]?) -> [(number: Int, name: String, entry: JSONValue?)] {
+    private mutating func stageFiles(
+        _ source: BundleSource, etape: [JSONValue]?
+    ) -> [(number: Int, name: String, entry: JSONValue?)] {
         var files: [Int: String] = [:]
         for name in source.names {
             guard let number = Self.stageNumber(name) else { continue }
@@ -139,7 +145,9 @@ public struct StageBundle: Sendable {
         var absent: [String] = []
         defer {
             if !absent.isEmpty {
-                problems.append("etape.json names \(absent.count) file\(absent.count == 1 ? "" : "s") not in the bundle: \(Self.list(absent))")
+                problems.append(
+                    "etape.json names \(absent.count) file\(absent.count == 1 ? "" : "s") not in the bundle: \(Self.list(absent))"
+                )
             }
         }
         for (position, entry) in entries.enumerated() {
@@ -167,7 +175,8 @@ public struct StageBundle: Sendable {
 
     /// Names for a message: all of them up to ten, else the first ten and how many more.
     public static func list(_ names: [String]) -> String {
-        names.count <= 10 ? names.joined(separator: ", ") : names.prefix(10).joined(separator: ", ") + " and \(names.count - 10) more"
+        names.count <= 10
+            ? names.joined(separator: ", ") : names.prefix(10).joined(separator: ", ") + " and \(names.count - 10) more"
     }
 
     /// The number a stage's name starts with: 7 for "07: Bohinjska Bistrica – Vrata".
@@ -178,31 +187,38 @@ public struct StageBundle: Sendable {
         return Int(digits)
     }
 
-    private static func readStage(_ number: Int, _ name: String, entry: JSONValue?, from source: BundleSource,
-                                  method: AscentMethod) -> Result<Stage, StageProblem> {
+    private static func readStage(
+        _ number: Int, _ name: String, entry: JSONValue?, from source: BundleSource,
+        method: AscentMethod
+    ) -> Result<Stage, StageProblem> {
         let document: GPXDocument
         do {
             document = try GPXReader().document(bytes: try source.bytes(name), name: source.displayName(name))
         } catch let error as IOError {
             return .failure(StageProblem(message: "\(error); stage \(number) left out"))
         } catch {
-            return .failure(StageProblem(message: "\(IOError.located("\(error)", in: source.displayName(name))); stage \(number) left out"))
+            return .failure(
+                StageProblem(
+                    message: "\(IOError.located("\(error)", in: source.displayName(name))); stage \(number) left out"))
         }
         let track = document.tracksElseRoutes()
         guard track.segments.contains(where: { !$0.points.isEmpty }) else {
-            return .failure(StageProblem(message: "\(source.displayName(name)): no track points; stage \(number) left out"))
+            return .failure(
+                StageProblem(message: "\(source.displayName(name)): no track points; stage \(number) left out"))
         }
         func text(_ key: String) -> String? {
             entry?[key]?.string.map { $0.trimmingSpaces() }.flatMap { $0.isEmpty ? nil : $0 }
         }
-        return .success(Stage(
-            number: number, fileName: name, name: text("name") ?? track.name ?? "Etapa \(number)",
-            description: text("desc"), category: text("category"), href: text("href"),
-            track: track, profile: ElevationProfile(track: track, method: method)))
+        return .success(
+            Stage(
+                number: number, fileName: name, name: text("name") ?? track.name ?? "Etapa \(number)",
+                description: text("desc"), category: text("category"), href: text("href"),
+                track: track, profile: ElevationProfile(track: track, method: method)))
     }
 
     /// A JSON list of the bundle (etape.json, kt.json), or nil with the problem noted.
-    private mutating func readList(_ source: BundleSource, _ name: String, missing consequence: String) -> [JSONValue]? {
+    private mutating func readList(_ source: BundleSource, _ name: String, missing consequence: String) -> [JSONValue]?
+    {
         guard let file = source.file(named: name) else {
             problems.append("\(name) is missing: \(consequence)")
             return nil
@@ -225,16 +241,20 @@ public struct StageBundle: Sendable {
         var waypoints: [Waypoint] = []
         if let file = source.file(named: "KT.gpx") {
             do {
-                waypoints = try GPXReader().document(bytes: try source.bytes(file), name: source.displayName(file)).waypoints
+                waypoints = try GPXReader().document(bytes: try source.bytes(file), name: source.displayName(file))
+                    .waypoints
             } catch {
-                problems.append("\(IOError.located("\(error)", in: source.displayName(file))); no control points from it")
+                problems.append(
+                    "\(IOError.located("\(error)", in: source.displayName(file))); no control points from it")
             }
         } else {
             problems.append("KT.gpx is missing: no control points on the maps")
         }
         let list = readList(source, "kt.json", missing: "no stamp locations").map(ControlPointList.entries)
         let entries = list?.entries ?? []
-        if let skipped = list?.skipped, skipped > 0 { problems.append("kt.json: \(skipped) entries without a name left out") }
+        if let skipped = list?.skipped, skipped > 0 {
+            problems.append("kt.json: \(skipped) entries without a name left out")
+        }
         let pairing = ControlPointList.match(waypoints.map { $0.name ?? "" }, to: entries)
         var points: [ControlPoint] = []
         var unlisted: [String] = []
@@ -242,20 +262,24 @@ public struct StageBundle: Sendable {
             let entry = pairing[i].map { entries[$0] }
             let name = entry?.name ?? w.name ?? "KT \(i + 1)"
             if entry == nil && list != nil { unlisted.append(name) }
-            points.append(ControlPoint(number: entry?.number, name: name, address: entry?.address,
-                                       stamp: entry?.stamp, coordinate: w.coordinate,
-                                       elevation: w.elevation))
+            points.append(
+                ControlPoint(
+                    number: entry?.number, name: name, address: entry?.address,
+                    stamp: entry?.stamp, coordinate: w.coordinate,
+                    elevation: w.elevation))
         }
         let paired = Set(pairing.compactMap { $0 })
         withoutPosition = entries.indices.filter { !paired.contains($0) }.map { entries[$0] }
         if !withoutPosition.isEmpty {
             let names = withoutPosition.map { e in e.number.map { "\($0) \(e.name)" } ?? e.name }
-            problems.append("kt.json lists \(names.count) control point\(names.count == 1 ? "" : "s") with no waypoint in KT.gpx, "
-                            + "listed without a position: \(Self.list(names))")
+            problems.append(
+                "kt.json lists \(names.count) control point\(names.count == 1 ? "" : "s") with no waypoint in KT.gpx, "
+                    + "listed without a position: \(Self.list(names))")
         }
         if !unlisted.isEmpty {
-            problems.append("KT.gpx has \(unlisted.count) waypoint\(unlisted.count == 1 ? "" : "s") that kt.json does not list: "
-                            + Self.list(unlisted))
+            problems.append(
+                "KT.gpx has \(unlisted.count) waypoint\(unlisted.count == 1 ? "" : "s") that kt.json does not list: "
+                    + Self.list(unlisted))
         }
         assign(points, withinMeters: assignmentMeters)
     }
@@ -330,7 +354,9 @@ public struct DescriptionPiece: Hashable, Sendable {
             }
             published.append(rest.removeFirst())
         }
-        if !published.isEmpty && published != " " { pieces.append(DescriptionPiece(text: published, isMeasured: false)) }
+        if !published.isEmpty && published != " " {
+            pieces.append(DescriptionPiece(text: published, isMeasured: false))
+        }
         return pieces
     }
 

@@ -37,10 +37,12 @@ struct XMLAttributes {
     var isNil: Bool {
         guard let base else { return false }
         for i in 0..<count {
-            guard let local = base[5 * i], let uri = base[5 * i + 2], let start = base[5 * i + 3], let end = base[5 * i + 4],
+            guard let local = base[5 * i], let uri = base[5 * i + 2], let start = base[5 * i + 3],
+                let end = base[5 * i + 4],
                 XMLName.equals(local, "nil"), XMLName.equals(uri, "http://www.w3.org/2001/XMLSchema-instance")
             else { continue }
-            let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self).trimmingSpaces()
+            let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                .trimmingSpaces()
             return value == "true" || value == "1"
         }
         return false
@@ -142,8 +144,9 @@ final class XMLStreamParser {
                 error = (1, 1, "cannot start the XML parser (out of memory)", false)
                 return
             }
-            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-                | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+            let options = Int32(
+                XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+                    | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
             xmlCtxtUseOptions(context, options)  // returns the options it did not know: none here
             let rest = UnsafeBufferPointer(rebasing: bytes[first...])
             xmlParseChunk(context, rest.baseAddress, Int32(rest.count), isLast ? 1 : 0)  // errors go to serror
@@ -160,7 +163,8 @@ final class XMLStreamParser {
         while message.last == "\n" || message.last == " " { message.removeLast() }
         // Entities declared in the document's DTD are never read, so a reference to one is undefined.
         if message.hasPrefix("Entity '"), message.hasSuffix("not defined") {
-            message += " (entities declared in a DTD are not read: a defence against entity expansion and external entities)"
+            message +=
+                " (entities declared in a DTD are not read: a defence against entity expansion and external entities)"
         }
         // libxml2 says "Huge input lookup", "AttValue length too long", "Comment too big"… (no code of its own).
         let lower = message.lowercased()

@@ -52,7 +52,9 @@ struct ConvertCommand: Command {
 
     static var options: [Option<Self>] {
         [
-            .value("-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.", into: \.output),
+            .value(
+                "-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.",
+                into: \.output),
             .value(
                 "--to", name: "FORMAT",
                 help: """
@@ -62,13 +64,16 @@ struct ConvertCommand: Command {
                     and gpx when the first input is GeoJSON.
                     """,
                 parse: OptionValues.choice(
-                    OutputFormat.self, message: "must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))"),
+                    OutputFormat.self,
+                    message: "must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))"),
                 into: \.format),
             .value(
-                "--precision", name: "N", help: "Round coordinates to N decimals (0-15): 6 is about 0.1 m, for the web.",
+                "--precision", name: "N",
+                help: "Round coordinates to N decimals (0-15): 6 is about 0.1 m, for the web.",
                 parse: { text, option in
                     guard let n = Int(text), (0...15).contains(n) else {
-                        throw CLIError.usage("\(option) must be a whole number of decimals from 0 to 15, for example 6, not '\(text)'")
+                        throw CLIError.usage(
+                            "\(option) must be a whole number of decimals from 0 to 15, for example 6, not '\(text)'")
                     }
                     return n
                 }, into: \.precision),
@@ -90,7 +95,8 @@ struct ConvertCommand: Command {
             case "routes", "route", "rte": kinds.insert(.routes)
             case "waypoints", "waypoint", "wpt": kinds.insert(.waypoints)
             default:
-                throw CLIError.usage("--only takes tracks, routes and waypoints, comma-separated; '\(part)' is none of them")
+                throw CLIError.usage(
+                    "--only takes tracks, routes and waypoints, comma-separated; '\(part)' is none of them")
             }
         }
         guard !kinds.isEmpty else { throw CLIError.usage("--only needs at least one of tracks, routes, waypoints") }
@@ -115,7 +121,9 @@ struct ConvertCommand: Command {
             if lower.hasSuffix(".geojsons") || lower.hasSuffix(".geojsonseq") || lower.hasSuffix(".jsonseq") {
                 return .geojsonseq
             }
-            if lower.hasSuffix(".ndjson") || lower.hasSuffix(".geojsonl") || lower.hasSuffix(".jsonl") { return .ndjson }
+            if lower.hasSuffix(".ndjson") || lower.hasSuffix(".geojsonl") || lower.hasSuffix(".jsonl") {
+                return .ndjson
+            }
             if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") { return .geojson }
         }
         return firstInput == .geojson ? .gpx : .geojson
@@ -129,7 +137,10 @@ struct ConvertCommand: Command {
         let out = try console.output(output)
         // The writer runs on the pipeline's thread: its warnings wait here and are printed by this thread
         // once the file is through.
-        final class Pending: @unchecked Sendable { var path = ""; var messages: [String] = [] }
+        final class Pending: @unchecked Sendable {
+            var path = ""
+            var messages: [String] = []
+        }
         let pending = Pending()
         let warn: (String) -> Void = quiet ? { _ in } : { pending.messages.append("\(pending.path): \($0)") }
         func flushWarnings() {

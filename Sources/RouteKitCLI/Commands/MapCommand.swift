@@ -65,7 +65,9 @@ struct MapCommand: Command {
                     track.
                     """,
                 into: \.clubrooms),
-            .value("--radius", name: "R", help: "For --clubrooms, with a unit: 5km (default).", parse: Units.length, into: \.radius),
+            .value(
+                "--radius", name: "R", help: "For --clubrooms, with a unit: 5km (default).", parse: Units.length,
+                into: \.radius),
         ] + ClubroomFilterOptions.options(\.filter) + [
             .value(
                 "--projection", name: "P",
@@ -75,9 +77,13 @@ struct MapCommand: Command {
                     """,
                 parse: OptionValues.choice(MapProjection.Kind.self, message: "must be tmerc or webmercator"),
                 into: \.projection),
-            .value("--size", name: "WxH", help: "Size in pixels, for example 1200x800 (default).", parse: size, into: \.size),
+            .value(
+                "--size", name: "WxH", help: "Size in pixels, for example 1200x800 (default).", parse: size,
+                into: \.size),
             .value("--title", name: "TEXT", help: "The title; by default the first track's name.", into: \.title),
-            .value("-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.", into: \.output),
+            .value(
+                "-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.",
+                into: \.output),
             .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
         ]
     }
@@ -88,7 +94,8 @@ struct MapCommand: Command {
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
             (300...10_000).contains(w), (200...10_000).contains(h)
         else {
-            throw CLIError.usage("\(option) takes WIDTHxHEIGHT in pixels, for example 1200x800 (300 to 10000), not '\(text)'")
+            throw CLIError.usage(
+                "\(option) takes WIDTHxHEIGHT in pixels, for example 1200x800 (300 to 10000), not '\(text)'")
         }
         return Size(width: w, height: h)
     }
@@ -155,9 +162,10 @@ struct MapCommand: Command {
         let name = { (i: Int) in points[i].name ?? "waypoint \(i + 1)" }
         let far = placements.filter { !($0.offTrackMeters <= maxDistance) }.map { name($0.index) }
         if !far.isEmpty && !quiet {
-            console.warning("\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") "
-                + "further than \(Int(maxDistance)) m "
-                + "from every track left out: \(far.joined(separator: ", "))")
+            console.warning(
+                "\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") "
+                    + "further than \(Int(maxDistance)) m "
+                    + "from every track left out: \(far.joined(separator: ", "))")
         }
         return placements.filter { $0.offTrackMeters <= maxDistance }
             .sorted { ($0.line, $0.alongMeters) < ($1.line, $1.alongMeters) }

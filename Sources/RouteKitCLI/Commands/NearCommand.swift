@@ -101,7 +101,9 @@ struct NearCommand: Command {
             .value(
                 "--limit", name: "N", help: "At most N clubrooms per position, the nearest.",
                 parse: { text, option in
-                    guard let n = Int(text), n > 0 else { throw CLIError.usage("\(option) takes a positive whole number, not '\(text)'") }
+                    guard let n = Int(text), n > 0 else {
+                        throw CLIError.usage("\(option) takes a positive whole number, not '\(text)'")
+                    }
                     return n
                 }, into: \.limit),
             .value(
@@ -125,7 +127,9 @@ struct NearCommand: Command {
                     placeholders for ID_Application and ID_Login (and ID_Unit) first.
                     """,
                 sets: \.skautISRequest),
-            .value("-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.", into: \.output),
+            .value(
+                "-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.",
+                into: \.output),
             .flag(
                 "-v", "--verbose", help: "Print how long reading, indexing and searching took, on standard error.",
                 sets: \.verbose),
@@ -146,24 +150,36 @@ struct NearCommand: Command {
 
     func validate() throws {
         if skautISRequest {
-            guard atFile == nil, along == nil else { throw CLIError.usage("--skautis-request asks about one position: use --at (or --unit alone)") }
+            guard atFile == nil, along == nil else {
+                throw CLIError.usage("--skautis-request asks about one position: use --at (or --unit alone)")
+            }
             guard at != nil || filter.unit != nil else {
                 throw CLIError.usage("--skautis-request needs --at LAT,LON (with --radius), --unit NUMBER, or both")
             }
-            guard catalogs.isEmpty else { throw CLIError.usage("--skautis-request writes a request and reads no catalog; leave out '\(catalogs[0])'") }
+            guard catalogs.isEmpty else {
+                throw CLIError.usage(
+                    "--skautis-request writes a request and reads no catalog; leave out '\(catalogs[0])'")
+            }
             guard !filter.concernsMeetings && !filter.waterOnly else {
-                throw CLIError.usage("the service's request has no --age, --day, --sex or --water: give them to 'routekit near' "
-                                     + "with the answer (routekit near --at LAT,LON --age 9 clubrooms.xml)")
+                throw CLIError.usage(
+                    "the service's request has no --age, --day, --sex or --water: give them to 'routekit near' "
+                        + "with the answer (routekit near --at LAT,LON --age 9 clubrooms.xml)")
             }
             return
         }
         let places = [at != nil, atFile != nil, along != nil].filter { $0 }.count
         guard places == 1 else {
-            throw CLIError.usage(places == 0 ? "say where to search from: --at LAT,LON, --at-file FILE or --along TRACK"
-                                 : "give one of --at, --at-file and --along")
+            throw CLIError.usage(
+                places == 0
+                    ? "say where to search from: --at LAT,LON, --at-file FILE or --along TRACK"
+                    : "give one of --at, --at-file and --along")
         }
-        guard !catalogs.isEmpty else { throw CLIError.usage("no catalog; give a SkautIS XML, CSV or GeoJSON file of clubrooms") }
-        if format == .svg && at == nil { throw CLIError.usage("--format svg draws the map around one position: use it with --at") }
+        guard !catalogs.isEmpty else {
+            throw CLIError.usage("no catalog; give a SkautIS XML, CSV or GeoJSON file of clubrooms")
+        }
+        if format == .svg && at == nil {
+            throw CLIError.usage("--format svg draws the map around one position: use it with --at")
+        }
     }
 
     /// One position to answer.
@@ -177,17 +193,24 @@ struct NearCommand: Command {
         guard let atFile else { throw CLIError.usage("say where to search from: --at LAT,LON or --at-file FILE") }
         let bytes = try InputFile(path: atFile).readAll()
         var result: [Query] = []
-        for (n, raw) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, raw) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .enumerated()
+        {
             let line = String(raw).trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let parts = line.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+            let parts = line.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).map {
+                String($0).trimmingSpaces()
+            }
             guard parts.count >= 2, let lat = DecimalText.parse(parts[0]), let lon = DecimalText.parse(parts[1]),
                 Coordinate(latitude: lat, longitude: lon).isValid
             else {
                 if n == 0 { continue }  // a header line
                 throw CLIError.data("\(atFile):\(n + 1): expected LAT,LON[,label], found '\(PositionText.shown(line))'")
             }
-            result.append(Query(label: parts.count > 2 && !parts[2].isEmpty ? parts[2] : "line \(n + 1)", coordinate: Coordinate(latitude: lat, longitude: lon)))
+            result.append(
+                Query(
+                    label: parts.count > 2 && !parts[2].isEmpty ? parts[2] : "line \(n + 1)",
+                    coordinate: Coordinate(latitude: lat, longitude: lon)))
         }
         guard !result.isEmpty else { throw CLIError.data("\(atFile): no position in the file") }
         return result
@@ -212,10 +235,12 @@ struct NearCommand: Command {
         let searched = Clock.seconds()
         if verbose {
             let found = answers.reduce(0) { $0 + $1.clubrooms.count }
-            console.note("routekit: read \(rooms.count) clubrooms in \(Clock.milliseconds(read - started)); "
-                + (exhaustive ? "no index (--exhaustive); " : "index built in \(Clock.milliseconds(built - read)); ")
-                + "\(positions.count) quer\(positions.count == 1 ? "y" : "ies") answered in \(Clock.milliseconds(searched - built)) "
-                + "(\(Clock.milliseconds((searched - built) / Double(positions.count))) each, \(found) results)")
+            console.note(
+                "routekit: read \(rooms.count) clubrooms in \(Clock.milliseconds(read - started)); "
+                    + (exhaustive
+                        ? "no index (--exhaustive); " : "index built in \(Clock.milliseconds(built - read)); ")
+                    + "\(positions.count) quer\(positions.count == 1 ? "y" : "ies") answered in \(Clock.milliseconds(searched - built)) "
+                    + "(\(Clock.milliseconds((searched - built) / Double(positions.count))) each, \(found) results)")
         }
         var buffer = ByteBuffer(capacity: 1 << 16)
         switch format {
@@ -252,7 +277,8 @@ struct NearCommand: Command {
     /// The clubrooms within the radius of `query`, nearest first, at most `limit` of them.
     /// (`index` is nil with --exhaustive: every clubroom is measured.)
     private func answer(_ query: Query, rooms: [Clubroom], index: ClubroomIndex?) -> Answer {
-        let found = index?.clubrooms(within: radius, of: query.coordinate)
+        let found =
+            index?.clubrooms(within: radius, of: query.coordinate)
             ?? ClubroomIndex.measuringEach(of: rooms, within: radius, of: query.coordinate)
         return Answer(query: query, clubrooms: limited(found))
     }
@@ -311,27 +337,34 @@ struct NearCommand: Command {
         try console.write(&buffer, to: output)
         if !quiet {
             let file = output ?? "request.xml"
-            console.note("routekit: replace \(SkautISRequest.applicationPlaceholder) and \(SkautISRequest.loginPlaceholder)"
-                + (filter.unit == nil ? "" : " and \(SkautISRequest.unitPlaceholder)") + " in the request, then send it:\n"
-                + "  curl -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: \"\(SkautISRequest.soapAction)\"' "
-                + "--data @\(file) \(SkautISRequest.endpoint) > clubrooms.xml\n"
-                + "  routekit near --at LAT,LON clubrooms.xml")
+            console.note(
+                "routekit: replace \(SkautISRequest.applicationPlaceholder) and \(SkautISRequest.loginPlaceholder)"
+                    + (filter.unit == nil ? "" : " and \(SkautISRequest.unitPlaceholder)")
+                    + " in the request, then send it:\n"
+                    + "  curl -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: \"\(SkautISRequest.soapAction)\"' "
+                    + "--data @\(file) \(SkautISRequest.endpoint) > clubrooms.xml\n"
+                    + "  routekit near --at LAT,LON clubrooms.xml")
         }
         return .success
     }
 
     /// The filter in words, for a warning: "unit 621.03, age 9, Tuesday, girls, water scouts".
     static func describe(_ filter: ClubroomFilter) -> String {
-        [filter.unit.map { "unit \($0) (or its child units)" }, filter.age.map { "age \($0)" }, filter.weekday?.englishName,
-         filter.sex.map { "\($0.rawValue) (or mixed)" }, filter.waterOnly ? "water scouts" : nil].compactMap { $0 }.joined(separator: ", ")
+        [
+            filter.unit.map { "unit \($0) (or its child units)" }, filter.age.map { "age \($0)" },
+            filter.weekday?.englishName,
+            filter.sex.map { "\($0.rawValue) (or mixed)" }, filter.waterOnly ? "water scouts" : nil,
+        ].compactMap { $0 }.joined(separator: ", ")
     }
 
     func reportSkipped(_ catalog: ClubroomCatalog, console: Console) {
         guard !catalog.skipped.isEmpty, !quiet else { return }
         let first = catalog.skipped.prefix(3).map { "\($0.file):\($0.line): \($0.reason)" }.joined(separator: "; ")
-        var message = "\(catalog.skipped.count) of \(catalog.recordCount) records left out for want of usable coordinates (\(first)\(catalog.skipped.count > 3 ? "; …" : ""))"
+        var message =
+            "\(catalog.skipped.count) of \(catalog.recordCount) records left out for want of usable coordinates (\(first)\(catalog.skipped.count > 3 ? "; …" : ""))"
         if catalog.swappedLooking > 0 {
-            message += "; \(catalog.swappedLooking) have a latitude beyond ±90 but a longitude within it: are the latitude and longitude columns swapped?"
+            message +=
+                "; \(catalog.swappedLooking) have a latitude beyond ±90 but a longitude within it: are the latitude and longitude columns swapped?"
         }
         console.warning(message)
     }

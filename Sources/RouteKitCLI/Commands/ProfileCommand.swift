@@ -47,7 +47,9 @@ struct ProfileCommand: Command {
 
     static var options: [Option<Self>] {
         [
-            .value("-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.", into: \.output),
+            .value(
+                "-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.",
+                into: \.output),
             .value(
                 "--format", name: "F",
                 help: """
@@ -55,7 +57,9 @@ struct ProfileCommand: Command {
                     columns distance_m, elevation_m, smoothed_elevation_m, grade_pct.
                     """,
                 parse: OptionValues.choice(Format.self, message: "must be svg, csv or json"), into: \.format),
-            .value("--waypoints", name: "FILE", help: "Mark the waypoints of this GPX file (for example KT.gpx).", into: \.waypoints),
+            .value(
+                "--waypoints", name: "FILE", help: "Mark the waypoints of this GPX file (for example KT.gpx).",
+                into: \.waypoints),
             .value(
                 "--max-distance", name: "D",
                 help: """
@@ -73,7 +77,8 @@ struct ProfileCommand: Command {
                 "--smoothing", name: "METRES", help: "Smoothing bandwidth instead of the automatic one (0: none).",
                 parse: OptionValues.metres, into: \.method.smoothingMeters),
             .value(
-                "--threshold", name: "METRES", help: "Hysteresis threshold for the ascent instead of the automatic one.",
+                "--threshold", name: "METRES",
+                help: "Hysteresis threshold for the ascent instead of the automatic one.",
                 parse: OptionValues.metres, into: \.method.thresholdMeters),
             .flag("--strict", help: "Treat a bad value in a file as an error (exit 65).", sets: \.strict),
             .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
@@ -85,7 +90,9 @@ struct ProfileCommand: Command {
     }
 
     func validate() throws {
-        guard input != nil else { throw CLIError.usage("no input file; give a GPX file with a track, or - for standard input") }
+        guard input != nil else {
+            throw CLIError.usage("no input file; give a GPX file with a track, or - for standard input")
+        }
         if waypoints != nil && format != .svg && format != .json {
             throw CLIError.usage("--waypoints marks the SVG chart or the JSON; CSV has no place for them")
         }
@@ -117,7 +124,9 @@ struct ProfileCommand: Command {
         let builder = GPXDocumentBuilder()
         try readInput(file, format: inputFormat, strict: strict, quiet: quiet, console: console, handler: builder)
         let track = builder.document.tracksElseRoutes()
-        guard track.segments.contains(where: { !$0.points.isEmpty }) else { throw CLIError.data("\(path): no track or route to draw") }
+        guard track.segments.contains(where: { !$0.points.isEmpty }) else {
+            throw CLIError.data("\(path): no track or route to draw")
+        }
         return track
     }
 
@@ -146,9 +155,10 @@ struct ProfileCommand: Command {
             }
         }
         if !far.isEmpty && !quiet {
-            console.warning("\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") "
-                + "further than \(Int(maxDistance)) m "
-                + "from the track left out: \(far.joined(separator: ", "))")
+            console.warning(
+                "\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") "
+                    + "further than \(Int(maxDistance)) m "
+                    + "from the track left out: \(far.joined(separator: ", "))")
         }
         return placed
     }
@@ -157,16 +167,19 @@ struct ProfileCommand: Command {
     private static func csv(_ profile: ElevationProfile, into buffer: inout ByteBuffer) {
         buffer.append("distance_m,elevation_m,smoothed_elevation_m,grade_pct\n")
         for s in profile.samples {
-            buffer.append(string: "\(DecimalText.compact(s.distanceMeters, decimals: 3)),"
-                + "\(DecimalText.compact(s.elevationMeters, decimals: 3)),"
-                + "\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),"
-                + "\(DecimalText.compact(s.gradePercent, decimals: 2))\n")
+            buffer.append(
+                string: "\(DecimalText.compact(s.distanceMeters, decimals: 3)),"
+                    + "\(DecimalText.compact(s.elevationMeters, decimals: 3)),"
+                    + "\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),"
+                    + "\(DecimalText.compact(s.gradePercent, decimals: 2))\n")
         }
     }
 
     /// The profile as JSON: name, length, ascent and descent, the waypoints placed and the samples.
-    private static func json(_ profile: ElevationProfile, waypoints placed: [PlacedWaypoint],
-                             into buffer: inout ByteBuffer) {
+    private static func json(
+        _ profile: ElevationProfile, waypoints placed: [PlacedWaypoint],
+        into buffer: inout ByteBuffer
+    ) {
         func number(_ value: Double?) -> String { value.map { DecimalText.compact($0, decimals: 3) } ?? "null" }
         buffer.append("{\"name\":")
         if let name = profile.name { JSONText.appendString(name, to: &buffer) } else { buffer.append("null") }
@@ -178,16 +191,18 @@ struct ProfileCommand: Command {
             if i > 0 { buffer.append(0x2C) }
             buffer.append("{\"name\":")
             JSONText.appendString(p.name, to: &buffer)
-            buffer.append(string: ",\"distance_m\":\(DecimalText.compact(p.alongMeters, decimals: 3)),"
-                + "\"off_track_m\":\(DecimalText.compact(p.offTrackMeters, decimals: 3))}")
+            buffer.append(
+                string: ",\"distance_m\":\(DecimalText.compact(p.alongMeters, decimals: 3)),"
+                    + "\"off_track_m\":\(DecimalText.compact(p.offTrackMeters, decimals: 3))}")
         }
         buffer.append("],\n\"samples\":[")
         for (i, s) in profile.samples.enumerated() {
             buffer.append(i > 0 ? ",\n" : "\n")
-            buffer.append(string: "{\"distance_m\":\(DecimalText.compact(s.distanceMeters, decimals: 3)),"
-                + "\"elevation_m\":\(DecimalText.compact(s.elevationMeters, decimals: 3)),"
-                + "\"smoothed_elevation_m\":\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),"
-                + "\"grade_pct\":\(DecimalText.compact(s.gradePercent, decimals: 2))}")
+            buffer.append(
+                string: "{\"distance_m\":\(DecimalText.compact(s.distanceMeters, decimals: 3)),"
+                    + "\"elevation_m\":\(DecimalText.compact(s.elevationMeters, decimals: 3)),"
+                    + "\"smoothed_elevation_m\":\(DecimalText.compact(s.smoothedElevationMeters, decimals: 3)),"
+                    + "\"grade_pct\":\(DecimalText.compact(s.gradePercent, decimals: 2))}")
         }
         buffer.append("]}\n")
     }

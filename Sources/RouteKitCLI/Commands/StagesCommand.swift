@@ -57,7 +57,8 @@ struct StagesCommand: Command {
     static var options: [Option<Self>] {
         [
             .value(
-                "-o", "--output", name: "OUTDIR", help: "The folder to write (created if missing; files in it are replaced).",
+                "-o", "--output", name: "OUTDIR",
+                help: "The folder to write (created if missing; files in it are replaced).",
                 into: \.output),
             .value(
                 "--max-distance", name: "D",
@@ -73,9 +74,11 @@ struct StagesCommand: Command {
                     GeoJSON), within --radius.
                     """,
                 into: \.clubrooms),
-            .value("--radius", name: "R", help: "For --clubrooms, with a unit: 5km (default).", parse: Units.length, into: \.radius),
+            .value(
+                "--radius", name: "R", help: "For --clubrooms, with a unit: 5km (default).", parse: Units.length,
+                into: \.radius),
         ] + ClubroomFilterOptions.options(\.filter) + [
-            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet)
         ]
     }
 
@@ -84,8 +87,12 @@ struct StagesCommand: Command {
     }
 
     func validate() throws {
-        guard let bundle else { throw CLIError.usage("no bundle; give the ZIP or the folder with the Etapa N.gpx files") }
-        guard bundle != "-" else { throw CLIError.usage("stages reads a ZIP or a folder, not standard input; save the ZIP and name it") }
+        guard let bundle else {
+            throw CLIError.usage("no bundle; give the ZIP or the folder with the Etapa N.gpx files")
+        }
+        guard bundle != "-" else {
+            throw CLIError.usage("stages reads a ZIP or a folder, not standard input; save the ZIP and name it")
+        }
         guard let output, output != "-" else { throw CLIError.usage("say where to write with -o OUTDIR (a folder)") }
     }
 
@@ -106,8 +113,10 @@ struct StagesCommand: Command {
         let total = TrackStatistics.total(of: data.stages.map(\.statistics))
         try write(StageOutput.json(data, total: total, nearby: nearby), to: "\(out)/stages.json")
         try write(StageOutput.csv(data, total: total), to: "\(out)/stages.csv")
-        try write(StageOutput.html(data, total: total, routeMap: routeMap, profiles: drawings.map(\.profile),
-                                   maps: drawings.map(\.map), nearby: nearby, radius: radius), to: "\(out)/index.html")
+        try write(
+            StageOutput.html(
+                data, total: total, routeMap: routeMap, profiles: drawings.map(\.profile),
+                maps: drawings.map(\.map), nearby: nearby, radius: radius), to: "\(out)/index.html")
         progress?.finish()
         if !quiet {
             let count = data.stages.count
@@ -123,8 +132,9 @@ struct StagesCommand: Command {
         }
         guard !data.unassigned.isEmpty else { return }
         let count = data.unassigned.count
-        console.warning("\(origin): \(count) control point\(count == 1 ? "" : "s") further than \(Int(maxDistance)) m "
-            + "from every stage: \(StageBundle.list(data.unassigned.map(\.name)))")
+        console.warning(
+            "\(origin): \(count) control point\(count == 1 ? "" : "s") further than \(Int(maxDistance)) m "
+                + "from every stage: \(StageBundle.list(data.unassigned.map(\.name)))")
     }
 
     /// For each stage, the clubrooms of --clubrooms within --radius of it, in order along it; none without
@@ -142,14 +152,17 @@ struct StagesCommand: Command {
     }
 
     /// Every stage's GeoJSON, GPX, profile and map, written on all cores (the stages are independent).
-    private func writeStages(_ data: StageBundle, source: BundleSource, into out: String,
-                             drawn: ProgressCounter) throws -> [Drawings] {
+    private func writeStages(
+        _ data: StageBundle, source: BundleSource, into out: String,
+        drawn: ProgressCounter
+    ) throws -> [Drawings] {
         drawn.expect(Int64(data.stages.count))
         return try parallelMap(data.stages.count) { i -> Drawings in
             defer { drawn.advance(by: 1) }
             let stage = data.stages[i]
             let n = stage.number
-            try StageOutput.writeGeoJSON([(stage.track, stage.name)], stage.controlPoints, to: "\(out)/stage-\(n).geojson")
+            try StageOutput.writeGeoJSON(
+                [(stage.track, stage.name)], stage.controlPoints, to: "\(out)/stage-\(n).geojson")
             try copy(source.bytes(stage.fileName), to: "\(out)/stage-\(n).gpx")
             var named = stage.profile
             named.name = stage.name
@@ -173,7 +186,8 @@ struct StagesCommand: Command {
         let routeMap = try TrackMap(width: 1200, height: 800).render(
             title: "The whole route", lines: lines, markers: allPoints.map(Self.marker), idPrefix: "route")
         try write(routeMap, to: "\(out)/route-map.svg")
-        try StageOutput.writeGeoJSON(data.stages.map { ($0.track, $0.name) }, allPoints + data.unassigned, to: "\(out)/route.geojson")
+        try StageOutput.writeGeoJSON(
+            data.stages.map { ($0.track, $0.name) }, allPoints + data.unassigned, to: "\(out)/route.geojson")
         return routeMap
     }
 
@@ -189,7 +203,9 @@ struct StagesCommand: Command {
             guard drawn.total > 0 else {
                 return .init(done: done, total: 2 * stages, detail: "\(done) of \(stages) stages read")
             }
-            return .init(done: done + drawn.done, total: stages + drawn.total, detail: "\(drawn.done) of \(drawn.total) stages drawn")
+            return .init(
+                done: done + drawn.done, total: stages + drawn.total,
+                detail: "\(drawn.done) of \(drawn.total) stages drawn")
         }
     }
 

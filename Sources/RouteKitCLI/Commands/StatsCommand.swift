@@ -57,7 +57,9 @@ struct StatsCommand: Command {
                     where unknown.
                     """,
                 parse: OptionValues.choice(Format.self, message: "must be table, json or csv"), into: \.format),
-            .value("-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.", into: \.output),
+            .value(
+                "-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.",
+                into: \.output),
             .value(
                 "--smoothing", name: "METRES",
                 help: """
@@ -92,8 +94,9 @@ struct StatsCommand: Command {
         var rows: [(file: String, stats: TrackStatistics)] = []
         for (file, format) in files {
             let collector = StatisticsCollector(method: method)
-            try readInput(file, format: format, strict: strict, quiet: quiet, console: console,
-                          through: GPXPipeline(into: collector))
+            try readInput(
+                file, format: format, strict: strict, quiet: quiet, console: console,
+                through: GPXPipeline(into: collector))
             let lines = collector.tracks.isEmpty ? collector.routes : collector.tracks
             if lines.isEmpty { console.warning("\(file.path): no track or route with a point") }
             for (k, line) in lines.enumerated() where !quiet {

@@ -80,7 +80,10 @@ enum NearFormatter {
             }
             alignedTable(lines, into: &b)
             let count = answer.clubrooms.count
-            b.append(string: "\(count) clubroom\(count == 1 ? "" : "s") within \(DecimalText.fixed(radius / 1000, decimals: 1)) km.\n")
+            b.append(
+                string:
+                    "\(count) clubroom\(count == 1 ? "" : "s") within \(DecimalText.fixed(radius / 1000, decimals: 1)) km.\n"
+            )
         }
     }
 
@@ -90,7 +93,9 @@ enum NearFormatter {
         for answer in answers {
             for found in answer.clubrooms {
                 let query = many ? answer.query.label : nil
-                appendFeature(found.clubroom, distanceMeters: found.distanceMeters, query: query, first: &first, into: &b) { b in
+                appendFeature(
+                    found.clubroom, distanceMeters: found.distanceMeters, query: query, first: &first, into: &b
+                ) { b in
                     b.append(",\"bearing_deg\":")
                     DecimalText.append(found.bearingDegrees, precision: 2, to: &b)
                     b.append(",\"compass\":")
@@ -103,8 +108,10 @@ enum NearFormatter {
 
     /// One clubroom as a GeoJSON Feature: its id, the Point, and the properties id, name, distance_m, the
     /// caller's own `measures`, the clubroom's details, units and meetings, and the query when there is one.
-    private static func appendFeature(_ room: Clubroom, distanceMeters: Double, query: String?, first: inout Bool,
-                                      into b: inout ByteBuffer, measures: (inout ByteBuffer) -> Void) {
+    private static func appendFeature(
+        _ room: Clubroom, distanceMeters: Double, query: String?, first: inout Bool,
+        into b: inout ByteBuffer, measures: (inout ByteBuffer) -> Void
+    ) {
         b.append(first ? "\n" : ",\n")
         first = false
         b.append("{\"type\":\"Feature\",\"id\":")
@@ -130,8 +137,10 @@ enum NearFormatter {
 
     /// The clubroom's properties after the measures: type, address, notes, water scouts, units, meetings.
     private static func appendDetails(_ room: Clubroom, into b: inout ByteBuffer) {
-        let details = [("type", room.type), ("street", room.street), ("city", room.city), ("postcode", room.postcode),
-                       ("description", room.description), ("note", room.note), ("occupation_note", room.occupationNote)]
+        let details = [
+            ("type", room.type), ("street", room.street), ("city", room.city), ("postcode", room.postcode),
+            ("description", room.description), ("note", room.note), ("occupation_note", room.occupationNote),
+        ]
         for (key, value) in details {
             guard let value else { continue }
             b.append(string: ",\"\(key)\":")
@@ -195,27 +204,50 @@ enum NearFormatter {
                 b.append(string: (first ? "" : ",") + "\"\(key)\":")
                 first = false
             }
-            if let id = c.id { open("id"); JSONText.appendString(id, to: &b) }
-            if let a = c.ageFrom { open("age_from"); b.append(string: "\(a)") }
-            if let a = c.ageTo { open("age_to"); b.append(string: "\(a)") }
-            if let sex = c.sex { open("sex"); JSONText.appendString(sex.rawValue, to: &b) }
-            if let name = c.sexName { open("sex_name"); JSONText.appendString(name, to: &b) }
-            if let note = c.note { open("note"); JSONText.appendString(note, to: &b) }
+            if let id = c.id {
+                open("id")
+                JSONText.appendString(id, to: &b)
+            }
+            if let a = c.ageFrom {
+                open("age_from")
+                b.append(string: "\(a)")
+            }
+            if let a = c.ageTo {
+                open("age_to")
+                b.append(string: "\(a)")
+            }
+            if let sex = c.sex {
+                open("sex")
+                JSONText.appendString(sex.rawValue, to: &b)
+            }
+            if let name = c.sexName {
+                open("sex_name")
+                JSONText.appendString(name, to: &b)
+            }
+            if let note = c.note {
+                open("note")
+                JSONText.appendString(note, to: &b)
+            }
             b.append(0x7D)
         }
         b.append("]}")
     }
 
-
-    static func alongTable(_ found: [ClubroomIndex.AlongTrack], label: String, radius: Double,
-                           into b: inout ByteBuffer) {
-        b.append(string: "\(label): clubrooms within \(DecimalText.fixed(radius / 1000, decimals: 1)) km of the track\n")
+    static func alongTable(
+        _ found: [ClubroomIndex.AlongTrack], label: String, radius: Double,
+        into b: inout ByteBuffer
+    ) {
+        b.append(
+            string: "\(label): clubrooms within \(DecimalText.fixed(radius / 1000, decimals: 1)) km of the track\n")
         guard !found.isEmpty else { return b.append("None.\n") }
         var lines: [[String]] = [["At km", "Off track", "Name", "Address", "Meetings"]]
         for m in found {
             let room = m.clubroom
-            lines.append([DecimalText.fixed(m.alongMeters / 1000, decimals: 1), DecimalText.fixed(m.distanceMeters / 1000, decimals: 2) + " km",
-                          room.name, room.address, meetings(room)])
+            lines.append([
+                DecimalText.fixed(m.alongMeters / 1000, decimals: 1),
+                DecimalText.fixed(m.distanceMeters / 1000, decimals: 2) + " km",
+                room.name, room.address, meetings(room),
+            ])
         }
         alignedTable(lines, into: &b)
     }
@@ -235,7 +267,9 @@ enum NearFormatter {
     }
 
     static func csv(_ answers: [NearCommand.Answer], into b: inout ByteBuffer) {
-        b.append("query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,units,meetings,water_scouts\n")
+        b.append(
+            "query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,units,meetings,water_scouts\n"
+        )
         for answer in answers {
             for m in answer.clubrooms {
                 csvRow(answer.query.label, m.clubroom, distance: m.distanceMeters, into: &b) { b in
@@ -248,7 +282,8 @@ enum NearFormatter {
     }
 
     static func alongCSV(_ found: [ClubroomIndex.AlongTrack], label: String, into b: inout ByteBuffer) {
-        b.append("query,id,name,latitude,longitude,distance_m,along_m,street,city,postcode,units,meetings,water_scouts\n")
+        b.append(
+            "query,id,name,latitude,longitude,distance_m,along_m,street,city,postcode,units,meetings,water_scouts\n")
         for m in found {
             csvRow(label, m.clubroom, distance: m.distanceMeters, into: &b) { b in
                 DecimalText.append(m.alongMeters, precision: 3, to: &b)
@@ -257,8 +292,10 @@ enum NearFormatter {
     }
 
     /// One CSV row: query, id, name, position, distance, the caller's own columns, address, units, meetings, water.
-    static func csvRow(_ query: String, _ room: Clubroom, distance: Double, into b: inout ByteBuffer,
-                       middle: (inout ByteBuffer) -> Void) {
+    static func csvRow(
+        _ query: String, _ room: Clubroom, distance: Double, into b: inout ByteBuffer,
+        middle: (inout ByteBuffer) -> Void
+    ) {
         b.append(string: StatsFormatter.quote(query))
         b.append(0x2C)
         b.append(string: StatsFormatter.quote(room.id))
@@ -278,7 +315,10 @@ enum NearFormatter {
         }
         b.append(0x2C)
         if !room.units.isEmpty {
-            b.append(string: StatsFormatter.quote(room.units.map { u in u.name + (u.registrationNumber.map { " (\($0))" } ?? "") }.joined(separator: "; ")))
+            b.append(
+                string: StatsFormatter.quote(
+                    room.units.map { u in u.name + (u.registrationNumber.map { " (\($0))" } ?? "") }.joined(
+                        separator: "; ")))
         }
         b.append(0x2C)
         if !room.meetings.isEmpty { b.append(string: StatsFormatter.quote(meetings(room))) }

@@ -3,7 +3,8 @@ import RouteKit
 /// The files `routekit stages` writes besides the SVGs.
 enum StageOutput {
     /// Tracks and control points as one GeoJSON FeatureCollection (the structure of `convert`).
-    static func writeGeoJSON(_ tracks: [(Track, String)], _ points: [StageBundle.ControlPoint], to path: String) throws {
+    static func writeGeoJSON(_ tracks: [(Track, String)], _ points: [StageBundle.ControlPoint], to path: String) throws
+    {
         let stream = try OutputStream.create(path: path)
         let writer = GeoJSONWriter(output: stream)
         try writer.begin()
@@ -19,8 +20,10 @@ enum StageOutput {
             try writer.endTrack(details)
         }
         for p in points {
-            try writer.waypoint(Waypoint(coordinate: p.coordinate, elevation: p.elevation,
-                                         details: Details(name: p.name, description: p.stamp, symbol: "control point")))
+            try writer.waypoint(
+                Waypoint(
+                    coordinate: p.coordinate, elevation: p.elevation,
+                    details: Details(name: p.name, description: p.stamp, symbol: "control point")))
         }
         try writer.finish()
         try stream.commit()
@@ -43,7 +46,10 @@ enum StageOutput {
         b.append("],\n\"total\":{")
         b.append(string: "\"stages\":\(data.stages.count),")
         summaryJSON(total, &b)
-        b.append(string: ",\"control_points\":\(data.stages.reduce(0) { $0 + $1.controlPoints.count })},\n\"unassigned_control_points\":[")
+        b.append(
+            string:
+                ",\"control_points\":\(data.stages.reduce(0) { $0 + $1.controlPoints.count })},\n\"unassigned_control_points\":["
+        )
         for (k, p) in data.unassigned.enumerated() {
             if k > 0 { b.append(0x2C) }
             pointJSON(p, along: false, &b)
@@ -64,8 +70,10 @@ enum StageOutput {
     }
 
     /// One stage's object: what the bundle says of it, its statistics, control points and the clubrooms near it.
-    private static func stageJSON(_ stage: StageBundle.Stage, nearby: [ClubroomIndex.AlongTrack],
-                                  _ b: inout ByteBuffer) {
+    private static func stageJSON(
+        _ stage: StageBundle.Stage, nearby: [ClubroomIndex.AlongTrack],
+        _ b: inout ByteBuffer
+    ) {
         b.append(string: "{\"number\":\(stage.number),\"name\":")
         jsonString(stage.name, &b)
         b.append(",\"file\":")
@@ -92,8 +100,9 @@ enum StageOutput {
                 jsonString(found.clubroom.id, &b)
                 b.append(",\"name\":")
                 jsonString(found.clubroom.name, &b)
-                b.append(string: ",\"distance_m\":\(number(found.distanceMeters)),"
-                    + "\"along_m\":\(number(found.alongMeters))}")
+                b.append(
+                    string: ",\"distance_m\":\(number(found.distanceMeters)),"
+                        + "\"along_m\":\(number(found.alongMeters))}")
             }
             b.append("]")
         }
@@ -102,14 +111,17 @@ enum StageOutput {
 
     /// Length, ascent, descent and the extremes of elevation, as members of an object.
     private static func summaryJSON(_ s: TrackStatistics, _ b: inout ByteBuffer) {
-        b.append(string: "\"length_2d_m\":\(number(s.length2DMeters)),\"ascent_m\":\(number(s.ascent?.ascentMeters)),"
-            + "\"descent_m\":\(number(s.ascent?.descentMeters)),\"min_elevation_m\":\(number(s.minElevationMeters)),"
-            + "\"max_elevation_m\":\(number(s.maxElevationMeters))")
+        b.append(
+            string: "\"length_2d_m\":\(number(s.length2DMeters)),\"ascent_m\":\(number(s.ascent?.ascentMeters)),"
+                + "\"descent_m\":\(number(s.ascent?.descentMeters)),\"min_elevation_m\":\(number(s.minElevationMeters)),"
+                + "\"max_elevation_m\":\(number(s.maxElevationMeters))")
     }
 
     /// A control point's object opened: number, name, address, stamp (the caller closes it).
-    private static func entryJSON(_ number: Int?, _ name: String, _ address: String?, _ stamp: String?,
-                                  _ b: inout ByteBuffer) {
+    private static func entryJSON(
+        _ number: Int?, _ name: String, _ address: String?, _ stamp: String?,
+        _ b: inout ByteBuffer
+    ) {
         b.append(string: "{\"number\":\(number.map(String.init) ?? "null"),\"name\":")
         jsonString(name, &b)
         b.append(",\"address\":")
@@ -126,21 +138,32 @@ enum StageOutput {
         } else {
             b.append(string: ",\"nearest_stage_m\":\(number(p.offTrackMeters.isFinite ? p.offTrackMeters : nil))")
         }
-        b.append(string: ",\"latitude\":\(number(p.coordinate.latitude, 7)),"
-            + "\"longitude\":\(number(p.coordinate.longitude, 7))}")
+        b.append(
+            string: ",\"latitude\":\(number(p.coordinate.latitude, 7)),"
+                + "\"longitude\":\(number(p.coordinate.longitude, 7))}")
     }
 
     static func csv(_ data: StageBundle, total: TrackStatistics) -> String {
-        var text = "number,name,category,href,length_2d_m,ascent_m,descent_m,min_elevation_m,max_elevation_m,control_points\n"
-        func row(_ number: String, _ name: String, _ category: String?, _ href: String?, _ s: TrackStatistics, _ points: String) {
-            let values = [number, StatsFormatter.quote(name), StatsFormatter.quote(category ?? ""), StatsFormatter.quote(href ?? ""),
-                          Self.number(s.length2DMeters), Self.number(s.ascent?.ascentMeters), Self.number(s.ascent?.descentMeters),
-                          Self.number(s.minElevationMeters), Self.number(s.maxElevationMeters), StatsFormatter.quote(points)]
+        var text =
+            "number,name,category,href,length_2d_m,ascent_m,descent_m,min_elevation_m,max_elevation_m,control_points\n"
+        func row(
+            _ number: String, _ name: String, _ category: String?, _ href: String?, _ s: TrackStatistics,
+            _ points: String
+        ) {
+            let values = [
+                number, StatsFormatter.quote(name), StatsFormatter.quote(category ?? ""),
+                StatsFormatter.quote(href ?? ""),
+                Self.number(s.length2DMeters), Self.number(s.ascent?.ascentMeters),
+                Self.number(s.ascent?.descentMeters),
+                Self.number(s.minElevationMeters), Self.number(s.maxElevationMeters), StatsFormatter.quote(points),
+            ]
             text += values.map { $0 == "null" ? "" : $0 }.joined(separator: ",") + "\n"
         }
         for stage in data.stages {
             let points = stage.controlPoints.map { p in (p.number.map { "\($0). " } ?? "") + p.name }
-            row(String(stage.number), stage.name, stage.category, stage.href, stage.statistics, points.joined(separator: "; "))
+            row(
+                String(stage.number), stage.name, stage.category, stage.href, stage.statistics,
+                points.joined(separator: "; "))
         }
         row("", "total", nil, nil, total, "")
         return text
@@ -157,11 +180,14 @@ enum StageOutput {
     /// The line that says which release of the route's data this is.
     private static func dateLine(_ data: StageBundle) -> String {
         guard let date = data.date else { return "" }
-        return "<p class=\"date\">Route data of <time datetime=\"\(date.iso)\">\(date.text)</time> <span class=\"iso\">(\(date.iso))</span></p>\n"
+        return
+            "<p class=\"date\">Route data of <time datetime=\"\(date.iso)\">\(date.text)</time> <span class=\"iso\">(\(date.iso))</span></p>\n"
     }
 
     /// A control point in a list: number, name, where along the stage, address and stamp.
-    private static func controlPoint(_ number: Int?, _ name: String, _ address: String?, _ stamp: String?, along: Double?) -> String {
+    private static func controlPoint(
+        _ number: Int?, _ name: String, _ address: String?, _ stamp: String?, along: Double?
+    ) -> String {
         var h = "<b>" + (number.map { "\($0). " } ?? "") + escape(name) + "</b>"
         if let along { h += " at km \(DecimalText.fixed(along / 1000, decimals: 1))" }
         if let address { h += " · \(escape(address))" }
@@ -169,8 +195,10 @@ enum StageOutput {
         return h
     }
 
-    static func html(_ data: StageBundle, total: TrackStatistics, routeMap: String, profiles: [String], maps: [String],
-                     nearby: [[ClubroomIndex.AlongTrack]], radius: Double) -> String {
+    static func html(
+        _ data: StageBundle, total: TrackStatistics, routeMap: String, profiles: [String], maps: [String],
+        nearby: [[ClubroomIndex.AlongTrack]], radius: Double
+    ) -> String {
         var h = htmlHead(data, total: total, routeMap: routeMap)
         h += contents(data)
         h += unplacedPoints(data)
@@ -236,7 +264,8 @@ enum StageOutput {
     private static func contents(_ data: StageBundle) -> String {
         var h = ""
         for stage in data.stages {
-            h += "<li><a href=\"#stage-\(stage.number)\">\(escape(stage.name))</a> — "
+            h +=
+                "<li><a href=\"#stage-\(stage.number)\">\(escape(stage.name))</a> — "
                 + "\(km(stage.statistics.length2DMeters)), "
                 + "↑ \(metres(stage.statistics.ascent?.ascentMeters))</li>\n"
         }
@@ -247,7 +276,8 @@ enum StageOutput {
     private static func unplacedPoints(_ data: StageBundle) -> String {
         var h = ""
         if !data.unassigned.isEmpty {
-            h += "<p class=\"note\">Control points near no stage: \(data.unassigned.map { escape($0.name) }.joined(separator: ", ")).</p>\n"
+            h +=
+                "<p class=\"note\">Control points near no stage: \(data.unassigned.map { escape($0.name) }.joined(separator: ", ")).</p>\n"
         }
         guard !data.withoutPosition.isEmpty else { return h }
         h += "<h3>Control points without a position</h3>\n"
@@ -260,21 +290,27 @@ enum StageOutput {
     }
 
     /// One stage's section: name, category, link, description, statistics, profile, map, control points, clubrooms.
-    private static func stageSection(_ stage: StageBundle.Stage, profile: String, map: String,
-                                     nearby: [ClubroomIndex.AlongTrack], radius: Double) -> String {
+    private static func stageSection(
+        _ stage: StageBundle.Stage, profile: String, map: String,
+        nearby: [ClubroomIndex.AlongTrack], radius: Double
+    ) -> String {
         let s = stage.statistics
         var h = "<section id=\"stage-\(stage.number)\">\n<h2>\(escape(stage.name))</h2>\n"
         if let category = stage.category { h += "<p class=\"cat\">\(escape(category))</p>\n" }
         if let href = stage.href, href.hasPrefix("https://") || href.hasPrefix("http://") {
-            h += "<p class=\"link\"><a href=\"\(escape(href))\">The stage on the route's website</a>"
+            h +=
+                "<p class=\"link\"><a href=\"\(escape(href))\">The stage on the route's website</a>"
                 + " (needs a connection)</p>\n"
         }
         h += descriptionHTML(stage)
-        h += "<div class=\"scroll\"><table><tr><th>Length</th><th class=\"n\">Ascent</th><th class=\"n\">Descent</th>"
+        h +=
+            "<div class=\"scroll\"><table><tr><th>Length</th><th class=\"n\">Ascent</th><th class=\"n\">Descent</th>"
             + "<th class=\"n\">Lowest</th><th class=\"n\">Highest</th></tr>"
-        h += "<tr><td>\(km(s.length2DMeters))</td><td class=\"n\">\(metres(s.ascent?.ascentMeters))</td>"
+        h +=
+            "<tr><td>\(km(s.length2DMeters))</td><td class=\"n\">\(metres(s.ascent?.ascentMeters))</td>"
             + "<td class=\"n\">\(metres(s.ascent?.descentMeters))</td>"
-        h += "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td>"
+        h +=
+            "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td>"
             + "</tr></table></div>\n"
         h += inline(profile) + "\n" + inline(map) + "\n"
         if !stage.controlPoints.isEmpty {
@@ -285,7 +321,8 @@ enum StageOutput {
             h += "</ul>\n"
         }
         h += clubroomsHTML(nearby, radius: radius)
-        h += "<p><a href=\"stage-\(stage.number).geojson\">GeoJSON</a> · "
+        h +=
+            "<p><a href=\"stage-\(stage.number).geojson\">GeoJSON</a> · "
             + "<a href=\"stage-\(stage.number).gpx\">GPX</a> · "
             + "<a href=\"#contents\">stages</a></p>\n</section>\n"
         return h
@@ -295,10 +332,12 @@ enum StageOutput {
     private static func descriptionHTML(_ stage: StageBundle.Stage) -> String {
         let pieces = stage.descriptionPieces()
         guard !pieces.isEmpty else { return "" }
-        return "<p lang=\"sl\">" + pieces.map {
-            $0.isMeasured
-                ? "<span class=\"measured\" title=\"measured from the track\">\(escape($0.text))</span>" : escape($0.text)
-        }.joined() + "</p>\n"
+        return "<p lang=\"sl\">"
+            + pieces.map {
+                $0.isMeasured
+                    ? "<span class=\"measured\" title=\"measured from the track\">\(escape($0.text))</span>"
+                    : escape($0.text)
+            }.joined() + "</p>\n"
     }
 
     /// The clubrooms near a stage, in order along it; nothing when there are none.
@@ -306,7 +345,8 @@ enum StageOutput {
         guard !nearby.isEmpty else { return "" }
         var h = "<h3>Clubrooms within \(km(radius)) of the track</h3><ul>\n"
         for found in nearby {
-            h += "<li>km \(DecimalText.fixed(found.alongMeters / 1000, decimals: 1)): "
+            h +=
+                "<li>km \(DecimalText.fixed(found.alongMeters / 1000, decimals: 1)): "
                 + "<b>\(escape(found.clubroom.name))</b>, "
                 + "\(escape(found.clubroom.address)) (\(km(found.distanceMeters)) off the track)</li>\n"
         }

@@ -54,7 +54,9 @@ enum StatsFormatter {
                     b.append(0x22)
                     t.append(to: &b)
                     b.append(0x22)
-                } else { b.append("null") }
+                } else {
+                    b.append("null")
+                }
             case .bounds(let box):
                 guard let box else { return b.append("null") }
                 b.append(0x5B)
@@ -71,7 +73,8 @@ enum StatsFormatter {
             switch self {
             case .number(nil), .time(nil), .bounds(nil): return ""
             case .time(let t?): t.append(to: &b)
-            case .bounds: json(&b)
+            case .bounds:
+                json(&b)
                 return "\"" + b.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } + "\""
             default: json(&b)
             }
@@ -117,8 +120,10 @@ enum StatsFormatter {
     // MARK: Table
 
     static func table(_ rows: [Row], total: TrackStatistics, into b: inout ByteBuffer) {
-        let header = ["Track", "Points", "Length", "Ascent", "Descent", "Elevation", "Duration", "Moving",
-                      "Avg km/h", "Max km/h", "Climb", "Descent"]
+        let header = [
+            "Track", "Points", "Length", "Ascent", "Descent", "Elevation", "Duration", "Moving",
+            "Avg km/h", "Max km/h", "Climb", "Descent",
+        ]
         var lines: [[String]] = [header]
         for row in rows {
             lines.append(cells(row.stats.name ?? "(unnamed, \(row.file))", row.stats))
@@ -140,20 +145,24 @@ enum StatsFormatter {
             }
         }
         if let a = rows.max(by: { $0.stats.points < $1.stats.points })?.stats.ascent {
-            b.append(string: "\nAscent: elevation noise estimated at ±\(DecimalText.fixed(a.noiseMeters, decimals: 2)) m; smoothed over "
-                + "\(DecimalText.fixed(a.smoothingMeters, decimals: 0)) m, rises under \(DecimalText.fixed(a.thresholdMeters, decimals: 2)) m ignored "
-                + "(the longest track's values).\nMoving: between fixes at 0.5 m/s or more. Max speed: over 10 s "
-                + "or more. Grades: over 100 m or more.\n")
+            b.append(
+                string:
+                    "\nAscent: elevation noise estimated at ±\(DecimalText.fixed(a.noiseMeters, decimals: 2)) m; smoothed over "
+                    + "\(DecimalText.fixed(a.smoothingMeters, decimals: 0)) m, rises under \(DecimalText.fixed(a.thresholdMeters, decimals: 2)) m ignored "
+                    + "(the longest track's values).\nMoving: between fixes at 0.5 m/s or more. Max speed: over 10 s "
+                    + "or more. Grades: over 100 m or more.\n")
         }
     }
 
     static func cells(_ name: String, _ s: TrackStatistics) -> [String] {
         func metres(_ v: Double?) -> String { v.map { DecimalText.grouped($0) + " m" } ?? "–" }
-        let elevation = s.minElevationMeters.flatMap { lo in
-            s.maxElevationMeters.map { hi in "\(DecimalText.grouped(lo))–\(DecimalText.grouped(hi)) m" }
-        } ?? "–"
+        let elevation =
+            s.minElevationMeters.flatMap { lo in
+                s.maxElevationMeters.map { hi in "\(DecimalText.grouped(lo))–\(DecimalText.grouped(hi)) m" }
+            } ?? "–"
         return [
-            name, DecimalText.grouped(s.points), DecimalText.fixed(s.length2DMeters / 1000, decimals: 2) + " km", metres(s.ascent?.ascentMeters),
+            name, DecimalText.grouped(s.points), DecimalText.fixed(s.length2DMeters / 1000, decimals: 2) + " km",
+            metres(s.ascent?.ascentMeters),
             metres(s.ascent?.descentMeters), elevation, clock(s.durationSeconds), clock(s.movingTimeSeconds),
             s.averageSpeedMetersPerSecond.map { DecimalText.fixed($0 * 3.6, decimals: 1) } ?? "–",
             s.maxSpeedMetersPerSecond.map { DecimalText.fixed($0 * 3.6, decimals: 1) } ?? "–",

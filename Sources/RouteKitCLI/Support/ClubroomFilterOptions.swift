@@ -24,7 +24,8 @@ enum ClubroomFilterOptions {
                 "--age", name: "YEARS", help: "Only meetings for a child of this age (a meeting without ages matches).",
                 parse: { text, _ in
                     guard let years = Int(text.trimmingSpaces()), (0...150).contains(years) else {
-                        throw CLIError.usage("--age takes an age in whole years, 0 to 150, for example --age 9, not '\(text)'")
+                        throw CLIError.usage(
+                            "--age takes an age in whole years, 0 to 150, for example --age 9, not '\(text)'")
                     }
                     return years
                 }, into: \.age),
@@ -41,7 +42,8 @@ enum ClubroomFilterOptions {
                     return day
                 }, into: \.weekday),
             .value(
-                "--sex", name: "boys|girls", help: "Only meetings for boys (or girls), or mixed ones (male, female also do).",
+                "--sex", name: "boys|girls",
+                help: "Only meetings for boys (or girls), or mixed ones (male, female also do).",
                 parse: { text, _ in
                     switch text.trimmingSpaces().lowercased() {
                     case "boys", "male": return Sex.boys

@@ -18,7 +18,8 @@ enum OptionValues {
         { text, option in
             guard let v = Double(text), range.contains(v), v == v.rounded() else {
                 throw CLIError.usage(
-                    "\(option) takes whole pixels from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'")
+                    "\(option) takes whole pixels from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'"
+                )
             }
             return v
         }
@@ -27,7 +28,9 @@ enum OptionValues {
     /// One of an enumeration's raw values, in any case; `message` says which ones.
     static func choice<T: RawRepresentable<String>>(_: T.Type, message: String) -> (String, String) throws -> T {
         { text, option in
-            guard let value = T(rawValue: text.lowercased()) else { throw CLIError.usage("\(option) \(message), not '\(text)'") }
+            guard let value = T(rawValue: text.lowercased()) else {
+                throw CLIError.usage("\(option) \(message), not '\(text)'")
+            }
             return value
         }
     }
@@ -46,14 +49,16 @@ enum Units {
         } else if t.hasSuffix("m") {
             number = String(t.dropLast(1))
         } else {
-            throw CLIError.usage("\(option) needs a unit, for example 200m or 1.5km (a bare number could be read as miles)")
+            throw CLIError.usage(
+                "\(option) needs a unit, for example 200m or 1.5km (a bare number could be read as miles)")
         }
         guard let value = DecimalText.parse(number), value > 0 else {
             throw CLIError.usage("\(option) must be a positive length, for example 200m or 1.5km, not '\(text)'")
         }
         // No two places on the Earth are farther apart than about 20,004 km.
         guard value * factor <= 20_000_000 else {
-            throw CLIError.usage("\(option) can be at most 20000km (the distance to the other side of the Earth), not '\(text)'")
+            throw CLIError.usage(
+                "\(option) can be at most 20000km (the distance to the other side of the Earth), not '\(text)'")
         }
         return value * factor
     }

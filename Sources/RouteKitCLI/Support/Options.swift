@@ -48,7 +48,9 @@ struct Option<Target> {
     }
 
     /// An option that may be given several times, each value added to a list.
-    static func values(_ names: String..., name: String, help: String, into key: WritableKeyPath<Target, [String]>) -> Option {
+    static func values(
+        _ names: String..., name: String, help: String, into key: WritableKeyPath<Target, [String]>
+    ) -> Option {
         Option(names, value: name, help: help) { target, text, _ in target[keyPath: key].append(text ?? "") }
     }
 
@@ -65,7 +67,8 @@ struct Option<Target> {
         let head = "  " + names.joined(separator: ", ") + (valueName.map { " " + $0 } ?? "")
         let indent = String(repeating: " ", count: Self.helpColumn)
         let padding = String(repeating: " ", count: max(2, Self.helpColumn - head.count))
-        return head + padding + help.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + indent)
+        return head + padding
+            + help.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + indent)
     }
 
     /// Where the help's texts start.
@@ -105,7 +108,9 @@ enum OptionParser {
             case let .option(name, inline):
                 guard let option = byName[name] else { throw CLIError.usage("unknown option '\(name)'") }
                 if option.valueName == nil {
-                    guard inline == nil else { throw CLIError.usage("\(name) takes no value; leave out '=\(inline ?? "")'") }
+                    guard inline == nil else {
+                        throw CLIError.usage("\(name) takes no value; leave out '=\(inline ?? "")'")
+                    }
                     try option.apply(&target, nil, name)
                 } else {
                     try option.apply(&target, try arguments.value(for: name, inline: inline), name)

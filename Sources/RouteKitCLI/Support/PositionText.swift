@@ -14,15 +14,22 @@ enum PositionText {
     /// Two decimal numbers separated by a comma, a semicolon or white space, whatever their range.
     private static func decimalPair(_ text: String) -> (Double, Double)? {
         let parts = text.trimmingSpaces().split(whereSeparator: { $0 == "," || $0 == " " || $0 == ";" || $0 == "\t" })
-        guard parts.count == 2, let lat = DecimalText.parse(parts[0]), let lon = DecimalText.parse(parts[1]) else { return nil }
+        guard parts.count == 2, let lat = DecimalText.parse(parts[0]), let lon = DecimalText.parse(parts[1]) else {
+            return nil
+        }
         return (lat, lon)
     }
 
     /// Why `text` is not a position, for a message: a latitude or longitude out of range, or the forms accepted.
     static func problem(_ text: String) -> String {
         if let (lat, lon) = decimalPair(text) {
-            if !(-90...90).contains(lat) { return "latitude \(DecimalText.string(lat)) is outside -90…90 (latitude comes first), in '\(shown(text))'" }
-            if !(-180...180).contains(lon) { return "longitude \(DecimalText.string(lon)) is outside -180…180, in '\(shown(text))'" }
+            if !(-90...90).contains(lat) {
+                return
+                    "latitude \(DecimalText.string(lat)) is outside -90…90 (latitude comes first), in '\(shown(text))'"
+            }
+            if !(-180...180).contains(lon) {
+                return "longitude \(DecimalText.string(lon)) is outside -180…180, in '\(shown(text))'"
+            }
         }
         return "a position like 49.1951,16.6068 or 49°11'42\"N 16°36'24\"E is needed, not '\(shown(text))'"
     }

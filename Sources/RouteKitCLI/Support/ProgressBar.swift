@@ -44,7 +44,9 @@ final class ProgressBar: Sendable {
         start(label, console: console) {
             let done = counter.done
             let total = counter.total
-            return State(done: done, total: total, detail: total > 0 ? "\(megabytes(done)) of \(megabytes(total)) MB" : "\(megabytes(done)) MB")
+            return State(
+                done: done, total: total,
+                detail: total > 0 ? "\(megabytes(done)) of \(megabytes(total)) MB" : "\(megabytes(done)) MB")
         }
     }
 
@@ -84,10 +86,12 @@ final class ProgressBar: Sendable {
 
     /// Stops the bar and erases it; returns once its thread has. Later calls do nothing.
     func finish() {
-        guard finished.withLock({ done in
-            defer { done = true }
-            return !done
-        }) else { return }
+        guard
+            finished.withLock({ done in
+                defer { done = true }
+                return !done
+            })
+        else { return }
         stop.signal()
         stopped.wait()
     }
@@ -99,7 +103,8 @@ final class ProgressBar: Sendable {
         let filled = Int((fraction * Double(width)).rounded(.down))
         let percent = String(Int((fraction * 100).rounded(.down)))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        return "routekit: \(label) [\(bar)] " + String(repeating: " ", count: 3 - percent.count) + "\(percent)%  \(state.detail)"
+        return "routekit: \(label) [\(bar)] " + String(repeating: " ", count: 3 - percent.count)
+            + "\(percent)%  \(state.detail)"
     }
 
     /// Bytes as megabytes with one decimal.

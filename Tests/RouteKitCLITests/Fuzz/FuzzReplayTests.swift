@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RouteKitCLI
+import Testing
 
 /// The fuzz targets as tests: every input kept in `Fuzz/Findings/TARGET/` (inputs that once crashed, hung or
 /// ended with exit 70) must now end as stated below, and the targets must still run real files as the fuzzer
@@ -43,7 +43,9 @@ import RouteKitCLI
         let target = try #require(FuzzTarget(rawValue: String(finding.prefix { $0 != "/" })))
         let bytes = try Data(contentsOf: Self.findings.appendingPathComponent(finding))
         let runs = Self.replay(target, bytes)
-        #expect(runs.map(\.code) == Self.keptFindings[finding], "\(runs.map { ($0.arguments.joined(separator: " "), $0.code) })")
+        #expect(
+            runs.map(\.code) == Self.keptFindings[finding],
+            "\(runs.map { ($0.arguments.joined(separator: " "), $0.code) })")
     }
 
     @Test func theHugeElevationsAreLeftOutWithAWarningNamingThePlace() throws {
@@ -69,11 +71,17 @@ import RouteKitCLI
             let folder = try CLI.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let zip = folder.appendingPathComponent("ZIP_03-09-2019.zip").path
-            try CLI.zip([("Etapa_1.gpx", Array(try file("Tests/RouteKitTests/Fixtures/garmin-tpe.gpx"))),
-                         ("KT.gpx", Array(try file("data/stkp/KT.gpx"))),
-                         ("kt.json", Array(#"[{"zapSt":"1","naziv":"KT 1","zig":"Tu"}]"#.utf8))],
-                        to: zip)
-            return [(try Data(contentsOf: URL(fileURLWithPath: zip)), [.success]), (Data("PK\u{3}\u{4}".utf8), [.dataError])]
+            try CLI.zip(
+                [
+                    ("Etapa_1.gpx", Array(try file("Tests/RouteKitTests/Fixtures/garmin-tpe.gpx"))),
+                    ("KT.gpx", Array(try file("data/stkp/KT.gpx"))),
+                    ("kt.json", Array(#"[{"zapSt":"1","naziv":"KT 1","zig":"Tu"}]"#.utf8)),
+                ],
+                to: zip)
+            return [
+                (try Data(contentsOf: URL(fileURLWithPath: zip)), [.success]),
+                (Data("PK\u{3}\u{4}".utf8), [.dataError]),
+            ]
         case .position:
             return [
                 (Data("49.1951,16.6068\n60km\n50.0755,14.4378,Praha\n".utf8), [.success, .success]),
@@ -89,7 +97,9 @@ import RouteKitCLI
         #expect(!runs.isEmpty)
         for (index, run) in runs.enumerated() {
             let results = Self.replay(target, run.input)
-            #expect(results.map(\.code) == run.codes, "\(target.rawValue) input \(index): \(results.map { ($0.arguments.joined(separator: " "), $0.code) })")
+            #expect(
+                results.map(\.code) == run.codes,
+                "\(target.rawValue) input \(index): \(results.map { ($0.arguments.joined(separator: " "), $0.code) })")
         }
     }
 

@@ -39,18 +39,24 @@ enum FuzzTarget: String, CaseIterable {
                 ["near", "--at", "50,14", "--radius", "20000km", "--format", "geojson", path],
                 ["near", "--at", "50,14", "--radius", "20000km", path],
                 // The filters over whatever was read: ages, days, sexes, water scouts, units.
-                ["near", "--at", "50,14", "--radius", "20000km", "--age", "9", "--day", "út", "--sex", "girls", "--format", "csv", path],
+                [
+                    "near", "--at", "50,14", "--radius", "20000km", "--age", "9", "--day", "út", "--sex", "girls",
+                    "--format", "csv", path,
+                ],
                 ["near", "--at", "50,14", "--radius", "20000km", "--water", "--unit", "621", "--sex", "boys", path],
             ]
         case .bundle:
             let path = FuzzInput.file(0, bytes)
             defer { FuzzInput.emptyOutputFolder() }
-            return [["stages", path, "-o", FuzzInput.outputFolder, "-q"]].map { ($0, RouteKitCLI.run($0, console: FuzzInput.console)) }
+            return [["stages", path, "-o", FuzzInput.outputFolder, "-q"]].map {
+                ($0, RouteKitCLI.run($0, console: FuzzInput.console))
+            }
         case .position:
             let lines = bytes.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)
             let at = String(decoding: lines[0], as: UTF8.self)
             let radius = lines.count > 1 ? String(decoding: lines[1], as: UTF8.self) : "60km"
-            let positions = FuzzInput.file(1, UnsafeRawBufferPointer(rebasing: lines.count > 2 ? lines[2] : bytes[0..<0]))
+            let positions = FuzzInput.file(
+                1, UnsafeRawBufferPointer(rebasing: lines.count > 2 ? lines[2] : bytes[0..<0]))
             let catalog = FuzzInput.oneClubroom.withUnsafeBytes { FuzzInput.file(0, $0) }
             commands = [
                 ["near", "--at", at, "--radius", radius, catalog],
@@ -108,7 +114,9 @@ enum FuzzInput {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {  // NULL at the end
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         for name in names { unlink(outputFolder + "/" + name) }
@@ -117,5 +125,6 @@ enum FuzzInput {
     static let oneClubroom = Array("id,name,lat,lon\n1,Klubovna,50.0755,14.4378\n".utf8)
 
     /// Drops every message; results go to /dev/null.
-    nonisolated(unsafe) static let console = Console(writeError: { _ in }, standardOutput: { try OutputStream.create(path: "/dev/null") })
+    nonisolated(unsafe) static let console = Console(
+        writeError: { _ in }, standardOutput: { try OutputStream.create(path: "/dev/null") })
 }

@@ -79,7 +79,8 @@ struct SeededRandom: RandomNumberGenerator {
     @Test func descentOfTheReversedLineIsTheAscent() {
         let (s, _) = series(noise: 0.3, seed: 5)
         let total = s.distances.last!
-        let reversed = ElevationSeries(distances: s.distances.reversed().map { total - $0 }, elevations: s.elevations.reversed())
+        let reversed = ElevationSeries(
+            distances: s.distances.reversed().map { total - $0 }, elevations: s.elevations.reversed())
         let forward = AscentMethod.standard.ascentDescent(of: s)
         let backward = AscentMethod.standard.ascentDescent(of: reversed)
         #expect(abs(forward.ascentMeters - backward.descentMeters) < 0.5)

@@ -6,8 +6,10 @@ import Testing
 
     /// Points every `step` metres from `origin` along the azimuth, their distances from `origin` exact by
     /// construction (`geod_direct`), with the elevation `elevation(distance)`.
-    static func points(from origin: Coordinate, azimuth: Double = 30, count: Int, step: Double = 10,
-                       elevation: (Double) -> Double?) -> [TrackPoint] {
+    static func points(
+        from origin: Coordinate, azimuth: Double = 30, count: Int, step: Double = 10,
+        elevation: (Double) -> Double?
+    ) -> [TrackPoint] {
         (0..<count).map { k in
             let d = Double(k) * step
             return TrackPoint(
@@ -21,7 +23,9 @@ import Testing
         // sample distances are the construction's.
         var method = AscentMethod()
         method.smoothingMeters = 0
-        let track = Track(segments: [TrackSegment(points: Self.points(from: Self.start, count: 201) { 300 + 0.05 * $0 })])
+        let track = Track(segments: [
+            TrackSegment(points: Self.points(from: Self.start, count: 201) { 300 + 0.05 * $0 })
+        ])
         let profile = ElevationProfile(track: track, method: method)
         #expect(profile.samples.count == 201)
         for (k, sample) in profile.samples.enumerated() {
@@ -52,7 +56,8 @@ import Testing
         let first = Self.points(from: Self.start, azimuth: 0, count: 101) { _ in 400 }
         let far = Geodesic.wgs84.destination(from: first.last!.coordinate, azimuthDegrees: 90, distanceMeters: 5000)
         let second = Self.points(from: far, azimuth: 0, count: 101) { _ in 500 }
-        let profile = ElevationProfile(track: Track(segments: [TrackSegment(points: first), TrackSegment(points: second)]))
+        let profile = ElevationProfile(
+            track: Track(segments: [TrackSegment(points: first), TrackSegment(points: second)]))
         #expect(profile.samples.count == 202)
         #expect(abs(try #require(profile.samples.last).distanceMeters - 2000) < 1e-3)
         #expect(abs(profile.samples[101].distanceMeters - 1000) < 1e-3)
@@ -61,7 +66,9 @@ import Testing
     }
 
     @Test func pointsWithoutElevationAreNoSamplesButStillPositions() {
-        let track = Track(segments: [TrackSegment(points: Self.points(from: Self.start, count: 11) { $0 < 50 ? 200 : nil })])
+        let track = Track(segments: [
+            TrackSegment(points: Self.points(from: Self.start, count: 11) { $0 < 50 ? 200 : nil })
+        ])
         let profile = ElevationProfile(track: track)
         #expect(profile.samples.map(\.elevationMeters) == [200, 200, 200, 200, 200])
         #expect(profile.positions.count == 11)
@@ -84,9 +91,12 @@ import Testing
         // A saw of 10 m teeth with one 80 m spike and one 60 m pit: 1,000 samples drawn with 50.
         var method = AscentMethod()
         method.smoothingMeters = 0
-        let track = Track(segments: [TrackSegment(points: Self.points(from: Self.start, count: 1000) { d in
-            d == 3330 ? 380 : d == 7770 ? 240 : 300 + Double(Int(d / 10) % 2) * 10
-        })])
+        let track = Track(segments: [
+            TrackSegment(
+                points: Self.points(from: Self.start, count: 1000) { d in
+                    d == 3330 ? 380 : d == 7770 ? 240 : 300 + Double(Int(d / 10) % 2) * 10
+                })
+        ])
         let profile = ElevationProfile(track: track, method: method)
         let drawn = profile.downsampled(to: 50)
         #expect(drawn.count == 50)

@@ -17,7 +17,8 @@ import Testing
         #expect(whole.tracks == collector.tracks && whole.routes == collector.routes)
         #expect(whole.total == TrackStatistics.total(of: collector.tracks))
         // A route is measured like a track of one segment.
-        let route = Route(points: track.segments[0].points.map { Waypoint(coordinate: $0.coordinate, elevation: $0.elevation) })
+        let route = Route(
+            points: track.segments[0].points.map { Waypoint(coordinate: $0.coordinate, elevation: $0.elevation) })
         #expect(abs(route.statistics().length2DMeters - track.segments[0].statistics().length2DMeters) < 1e-9)
         let routesOnly = GPXDocument(routes: [route]).statistics()
         #expect(routesOnly.total.length2DMeters == route.statistics().length2DMeters)

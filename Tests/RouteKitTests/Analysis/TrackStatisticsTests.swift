@@ -10,7 +10,10 @@ import Testing
         #expect(s.points == 6)
         #expect(s.segments == 3)
         let steps = [
-            (Coordinate(latitude: 46.4856123456789, longitude: 13.7856987654321), Coordinate(latitude: 46.4857, longitude: 13.7858)),
+            (
+                Coordinate(latitude: 46.4856123456789, longitude: 13.7856987654321),
+                Coordinate(latitude: 46.4857, longitude: 13.7858)
+            ),
             (Coordinate(latitude: 46.4857, longitude: 13.7858), Coordinate(latitude: 46.4858, longitude: 13.786)),
             (Coordinate(latitude: 46.5, longitude: 13.8), Coordinate(latitude: 46.5001, longitude: 13.8001)),
         ]
@@ -118,7 +121,9 @@ import Testing
         let back: Double = (199 * 5 + 3 * 86_400) - (86_400 + 1000)
         #expect(s.timeProblem == .jumpBack(seconds: back))
         #expect(s.durationSeconds == nil && s.maxSpeedMetersPerSecond == nil)
-        #expect(s.timeProblem?.description == "times jump back by 2 days, as in tracks joined from recordings of different days")
+        #expect(
+            s.timeProblem?.description
+                == "times jump back by 2 days, as in tracks joined from recordings of different days")
         // A step back of a few seconds (a device's glitch) is no such thing.
         let glitch: Double = 3 * 86_400 + 200 * 5 - 3
         times[200] = glitch

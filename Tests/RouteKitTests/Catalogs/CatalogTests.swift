@@ -3,7 +3,9 @@ import RouteKit
 import Testing
 
 @Suite struct CatalogTests {
-    func read(_ text: [UInt8], name: String = "catalog.txt", columns: CSVCatalogReader.Columns = .init()) throws -> ClubroomCatalog {
+    func read(
+        _ text: [UInt8], name: String = "catalog.txt", columns: CSVCatalogReader.Columns = .init()
+    ) throws -> ClubroomCatalog {
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         return try ClubroomCatalog.read(paths: [Fixture.write(text, name: name, in: folder)], columns: columns)
@@ -33,9 +35,12 @@ import Testing
         #expect(room.id == "77")
         #expect(room.units.map(\.name) == ["1. oddíl Brno", "2. oddíl Brno"])
         #expect(room.meetings.count == 2)
-        #expect(room.meetings[0] == Meeting(
-            unit: room.units[0], weekday: .monday, weekdayName: "pondělí", timeFrom: MeetingTime("16:00"), timeTo: MeetingTime("18:00"),
-            categories: [AdvertisingCategory(ageFrom: 7, ageTo: 11)]))
+        #expect(
+            room.meetings[0]
+                == Meeting(
+                    unit: room.units[0], weekday: .monday, weekdayName: "pondělí", timeFrom: MeetingTime("16:00"),
+                    timeTo: MeetingTime("18:00"),
+                    categories: [AdvertisingCategory(ageFrom: 7, ageTo: 11)]))
         #expect(room.address == "Husova 5, 602 00 Brno")
         #expect(catalog.skipped.map(\.reason) == ["no coordinates"])
         #expect(catalog.skipped.first?.line == 12)
@@ -46,14 +51,19 @@ import Testing
             <?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>
             <soap:Fault><faultcode>soap:Server</faultcode><faultstring>Přihlášení vypršelo</faultstring></soap:Fault></soap:Body></soap:Envelope>
             """
-        #expect { try read(fault.utf8Bytes) } throws: { ($0 as? CatalogError)?.underlying == .soapFault("Přihlášení vypršelo") }
+        #expect { try read(fault.utf8Bytes) } throws: {
+            ($0 as? CatalogError)?.underlying == .soapFault("Přihlášení vypršelo")
+        }
     }
 
     @Test func readsACzechSpreadsheetExportInWindows1250() throws {
         // "Zeměpisná šířka;Zeměpisná délka;Název;Obec" with decimal commas, in Windows-1250.
         var bytes: [UInt8] = []
-        let cp1250: [Character: UInt8] = ["ě": 0xEC, "š": 0x9A, "í": 0xED, "ř": 0xF8, "á": 0xE1, "é": 0xE9, "ů": 0xF9, "ž": 0x9E, "Ž": 0x8E]
-        let text = "Zeměpisná šířka;Zeměpisná délka;Název;Obec\r\n49,1951;16,6068;Klubovna \"U Lípy\";Brno\r\n50,0755;14,4378;Žižkov;Praha\r\n"
+        let cp1250: [Character: UInt8] = [
+            "ě": 0xEC, "š": 0x9A, "í": 0xED, "ř": 0xF8, "á": 0xE1, "é": 0xE9, "ů": 0xF9, "ž": 0x9E, "Ž": 0x8E,
+        ]
+        let text =
+            "Zeměpisná šířka;Zeměpisná délka;Název;Obec\r\n49,1951;16,6068;Klubovna \"U Lípy\";Brno\r\n50,0755;14,4378;Žižkov;Praha\r\n"
         for ch in text { bytes.append(cp1250[ch] ?? UInt8(ch.asciiValue!)) }
         let catalog = try read(bytes, name: "export.csv")
         #expect(catalog.clubrooms.map(\.name) == ["Klubovna \"U Lípy\"", "Žižkov"])
@@ -62,7 +72,8 @@ import Testing
     }
 
     @Test func readsCommaCSVWithQuotesAndABOM() throws {
-        let text = "\u{FEFF}id,name,lat,lon,unit,registration_number\n1,\"Klubovna, sever\",49.2,16.6,Vlci,621.03.01\n2,Jih,49.1,16.5,Lišky,621.031.02\n"
+        let text =
+            "\u{FEFF}id,name,lat,lon,unit,registration_number\n1,\"Klubovna, sever\",49.2,16.6,Vlci,621.03.01\n2,Jih,49.1,16.5,Lišky,621.031.02\n"
         let catalog = try read(text.utf8Bytes)
         #expect(catalog.clubrooms.map(\.name) == ["Klubovna, sever", "Jih"])
         #expect(catalog.clubrooms[0].units.first?.belongs(to: "621.03") == true)
@@ -70,7 +81,9 @@ import Testing
     }
 
     @Test func namesTheMissingColumnAndSuspectsSwappedOnes() throws {
-        #expect { try read("id,name,where\n1,a,b\n".utf8Bytes) } throws: { ($0 as? CatalogError)?.underlying == .missingColumn("latitude") }
+        #expect { try read("id,name,where\n1,a,b\n".utf8Bytes) } throws: {
+            ($0 as? CatalogError)?.underlying == .missingColumn("latitude")
+        }
         let swapped = try read("id,lat,lon\n1,16.6,49.2\n2,116.5,49.1\n".utf8Bytes)
         #expect(swapped.clubrooms.count == 1)
         #expect(swapped.swappedLooking == 1)

@@ -11,11 +11,16 @@ import Testing
         var room = Clubroom(id: "1", name: "Lužánky", coordinate: Coordinate(latitude: 49.2, longitude: 16.6))
         room.units = [vlci, racek]
         room.meetings = [
-            Meeting(id: "m1", unit: vlci, weekday: .monday, categories: [
-                AdvertisingCategory(ageFrom: 7, ageTo: 11, sex: .boys), AdvertisingCategory(ageFrom: 12, ageTo: 15, sex: .girls),
-            ]),
+            Meeting(
+                id: "m1", unit: vlci, weekday: .monday,
+                categories: [
+                    AdvertisingCategory(ageFrom: 7, ageTo: 11, sex: .boys),
+                    AdvertisingCategory(ageFrom: 12, ageTo: 15, sex: .girls),
+                ]),
             Meeting(id: "m2", unit: vlci, weekday: .wednesday),
-            Meeting(id: "m3", unit: racek, weekday: .saturday, categories: [AdvertisingCategory(ageFrom: 10, ageTo: 15, sex: .mixed)]),
+            Meeting(
+                id: "m3", unit: racek, weekday: .saturday,
+                categories: [AdvertisingCategory(ageFrom: 10, ageTo: 15, sex: .mixed)]),
         ]
         return room
     }
@@ -84,7 +89,8 @@ import Testing
         #expect(kept(ClubroomFilter(age: 8, sex: .girls)) == ["m2"])
         #expect(kept(ClubroomFilter(age: 8, weekday: .monday, sex: .girls)) == nil)
         #expect(kept(ClubroomFilter(age: 12, weekday: .monday, sex: .girls)) == ["m1"])
-        #expect(kept(ClubroomFilter(unit: "621.04", age: 12, weekday: .saturday, sex: .girls, waterOnly: true)) == ["m3"])
+        #expect(
+            kept(ClubroomFilter(unit: "621.04", age: 12, weekday: .saturday, sex: .girls, waterOnly: true)) == ["m3"])
         #expect(kept(ClubroomFilter(unit: "621.03", waterOnly: true)) == nil)
         let both = ClubroomFilter(age: 13, weekday: .saturday).apply(to: Self.room)
         #expect(both?.units == [Self.racek])

@@ -13,7 +13,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("male", Sex.boys), ("Chlapci", .boys), ("KLUCI", .boys), ("female", .girls), ("dívky", .girls), ("Holky", .girls),
+        ("male", Sex.boys), ("Chlapci", .boys), ("KLUCI", .boys), ("female", .girls), ("dívky", .girls),
+        ("Holky", .girls),
         ("mixed", .mixed), ("koedukovaný", .mixed), ("", .mixed), (" female ", .girls),
     ])
     func readsSexCodesInAnyCase(code: String, sex: Sex) {

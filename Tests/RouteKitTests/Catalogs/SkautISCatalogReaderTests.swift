@@ -23,15 +23,21 @@ import Testing
         #expect(tuesday.timeFrom == .time(TimeOfDay(hours: 16, minutes: 30)!))
         #expect(tuesday.times == "16:30–18:00")
         #expect(tuesday.periodicity == "každý týden")
-        #expect(tuesday.categories[0] == AdvertisingCategory(id: "9101", ageFrom: 7, ageTo: 11, sex: .boys, sexName: "chlapci", note: "vlčata"))
+        #expect(
+            tuesday.categories[0]
+                == AdvertisingCategory(
+                    id: "9101", ageFrom: 7, ageTo: 11, sex: .boys, sexName: "chlapci", note: "vlčata"))
         #expect(tuesday.categories[1].sex == .girls)
         #expect(room.meetings[1].times == "17:00–18:30")
         #expect(room.meetings[1].categories[1].sex == .mixed && room.meetings[1].categories[1].note == nil)
         #expect(room.type == "klubovna" && room.note == "Vchod z parku, zvonek Junák" && room.occupationNote == nil)
         #expect(room.address == "Lidická 50, 602 00 Brno")
         let unit = try #require(room.units.first)
-        #expect(unit == ScoutUnit(id: "24871", name: "1. oddíl Kamzíci", registrationNumber: "621.05.01", isWater: false,
-                                  advertisingNote: "Nábor nových členů každé září, přijďte se podívat na schůzku."))
+        #expect(
+            unit
+                == ScoutUnit(
+                    id: "24871", name: "1. oddíl Kamzíci", registrationNumber: "621.05.01", isWater: false,
+                    advertisingNote: "Nábor nových členů každé září, přijďte se podívat na schůzku."))
         #expect(!room.isWater)
     }
 
@@ -62,7 +68,10 @@ import Testing
         let meeting = try #require(room.meetings.first)
         #expect(meeting.weekday == .saturday)
         #expect(meeting.times == "09:05–12:00")
-        #expect(meeting.categories == [AdvertisingCategory(id: "9105", ageFrom: 10, ageTo: 15, sex: .girls, sexName: "dívky")])
+        #expect(
+            meeting.categories == [
+                AdvertisingCategory(id: "9105", ageFrom: 10, ageTo: 15, sex: .girls, sexName: "dívky")
+            ])
     }
 
     @Test func anXsiNilElementIsMissingEvenWithText() throws {
@@ -75,7 +84,9 @@ import Testing
             """
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let room = try #require(try ClubroomCatalog.read(paths: [Fixture.write(Array(xml.utf8), name: "one.xml", in: folder)]).clubrooms.first)
+        let room = try #require(
+            try ClubroomCatalog.read(paths: [Fixture.write(Array(xml.utf8), name: "one.xml", in: folder)]).clubrooms
+                .first)
         #expect(room.street == nil && room.city == "Brno")
         let meeting = try #require(room.meetings.first)
         #expect(meeting.timeFrom == .unreadable("16:30 o'clock"))
@@ -94,7 +105,9 @@ import Testing
             """
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let room = try #require(try ClubroomCatalog.read(paths: [Fixture.write(Array(csv.utf8), name: "a.csv", in: folder)]).clubrooms.first)
+        let room = try #require(
+            try ClubroomCatalog.read(paths: [Fixture.write(Array(csv.utf8), name: "a.csv", in: folder)]).clubrooms.first
+        )
         #expect(room.meetings.map(\.weekday) == [.monday, .wednesday])
         #expect(room.meetings[0].categories.map(\.sex) == [.boys, .girls])
     }
@@ -106,7 +119,10 @@ import Testing
             let ids = catalog.clubrooms.flatMap { $0.meetings.compactMap(\.id) }
             #expect(Set(ids).count == ids.count, "\(name)")
             #expect(ids.count > catalog.clubrooms.count)
-            #expect(catalog.clubrooms.allSatisfy { $0.meetings.allSatisfy { $0.timeFrom?.timeOfDay != nil && $0.weekday != nil } })
+            #expect(
+                catalog.clubrooms.allSatisfy {
+                    $0.meetings.allSatisfy { $0.timeFrom?.timeOfDay != nil && $0.weekday != nil }
+                })
         }
     }
 }

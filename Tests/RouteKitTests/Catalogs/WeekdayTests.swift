@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct WeekdayTests {
     @Test(arguments: [
-        ("Po", Weekday.monday), ("Ut", .tuesday), ("Út", .tuesday), ("St", .wednesday), ("Ct", .thursday), ("Čt", .thursday),
+        ("Po", Weekday.monday), ("Ut", .tuesday), ("Út", .tuesday), ("St", .wednesday), ("Ct", .thursday),
+        ("Čt", .thursday),
         ("ČT", .thursday), ("Pa", .friday), ("Pá", .friday), ("So", .saturday), ("Ne", .sunday), ("ne", .sunday),
         ("pondělí", .monday), ("úterý", .tuesday), ("Středa", .wednesday), ("čtvrtek", .thursday), ("pátek", .friday),
         ("sobota", .saturday), ("neděle", .sunday), ("pondeli", .monday), ("UTERY", .tuesday), ("nedele", .sunday),
@@ -22,18 +23,24 @@ import Testing
     }
 
     @Test func namesEachDay() {
-        #expect(Weekday.allCases.map(\.czechName) == ["pondělí", "úterý", "středa", "čtvrtek", "pátek", "sobota", "neděle"])
+        #expect(
+            Weekday.allCases.map(\.czechName) == ["pondělí", "úterý", "středa", "čtvrtek", "pátek", "sobota", "neděle"])
         #expect(Weekday.allCases.map(\.code) == ["Po", "Ut", "St", "Ct", "Pa", "So", "Ne"])
         #expect(Weekday.allCases.allSatisfy { Weekday(parsing: $0.czechName) == $0 && Weekday(parsing: $0.code) == $0 })
-        #expect(Weekday.allCases.allSatisfy { Weekday(parsing: $0.englishName) == $0 && Weekday(parsing: "\($0.rawValue)") == $0 })
+        #expect(
+            Weekday.allCases.allSatisfy {
+                Weekday(parsing: $0.englishName) == $0 && Weekday(parsing: "\($0.rawValue)") == $0
+            })
         #expect(Weekday.monday < Weekday.sunday)
     }
 }
 
 @Suite struct SexTests {
     @Test(arguments: [
-        ("male", Sex.boys), ("MALE", .boys), ("boys", .boys), ("chlapci", .boys), ("female", .girls), ("Female", .girls),
-        ("girls", .girls), ("dívky", .girls), ("mixed", .mixed), ("both", .mixed), ("koedukovaný", .mixed), ("", .mixed),
+        ("male", Sex.boys), ("MALE", .boys), ("boys", .boys), ("chlapci", .boys), ("female", .girls),
+        ("Female", .girls),
+        ("girls", .girls), ("dívky", .girls), ("mixed", .mixed), ("both", .mixed), ("koedukovaný", .mixed),
+        ("", .mixed),
         ("x", .mixed),
     ])
     func readsCodes(code: String, sex: Sex) {

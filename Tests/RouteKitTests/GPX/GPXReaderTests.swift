@@ -13,7 +13,8 @@ import Testing
         #expect(track.details.comment == "Morning ride")
         #expect(track.details.description == "Kranjska Gora – Vršič – Trenta & back")
         #expect(track.details.source == "Edge 540")
-        #expect(track.details.links == [Link(href: "https://example.org/rides/1", text: "Ride page", type: "text/html")])
+        #expect(
+            track.details.links == [Link(href: "https://example.org/rides/1", text: "Ride page", type: "text/html")])
         #expect(track.details.number == 7)
         #expect(track.details.type == "cycling")
         #expect(track.segments.map(\.points.count) == [3, 2, 1])
@@ -61,7 +62,8 @@ import Testing
 
     @Test func readsGPX10URLsSpeedAndCourse() throws {
         let document = try reader.document(bytes: Fixture.bytes("gpx10.gpx"))
-        #expect(document.waypoints[0].details.links == [Link(href: "https://example.org/postojna", text: "Postojna cave")])
+        #expect(
+            document.waypoints[0].details.links == [Link(href: "https://example.org/postojna", text: "Postojna cave")])
         let points = document.tracks[0].segments[0].points
         #expect(points[0].sensors.speed == 5.5)
         #expect(points[0].sensors.course == 90.5)
@@ -92,7 +94,10 @@ import Testing
 
     @Test func strictMakesTheFirstBadValueAnError() throws {
         let reader = GPXReader(strict: true)
-        #expect(throws: GPXError.invalidValue(line: 6, column: 45, reason: "latitude 'undefined' is not a number; point skipped")) {
+        #expect(
+            throws: GPXError.invalidValue(
+                line: 6, column: 45, reason: "latitude 'undefined' is not a number; point skipped")
+        ) {
             try reader.document(bytes: Fixture.bytes("bad-values.gpx"))
         }
     }
@@ -122,7 +127,8 @@ import Testing
     }
 
     @Test func readsUTF16WithAByteOrderMarkAndUTF8WithOne() throws {
-        let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><gpx><wpt lat=\"46.05\" lon=\"14.5\"><name>Ljubljana – Šiška</name></wpt></gpx>"
+        let text =
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?><gpx><wpt lat=\"46.05\" lon=\"14.5\"><name>Ljubljana – Šiška</name></wpt></gpx>"
         var utf16: [UInt8] = [0xFF, 0xFE]
         for unit in text.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
         #expect(try reader.document(bytes: utf16).waypoints.first?.name == "Ljubljana – Šiška")
@@ -187,7 +193,10 @@ import Testing
         final class Counter: GPXHandler {
             var count = 0
             var last: TrackPoint?
-            func trackPoint(_ point: TrackPoint) { count += 1; last = point }
+            func trackPoint(_ point: TrackPoint) {
+                count += 1
+                last = point
+            }
         }
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

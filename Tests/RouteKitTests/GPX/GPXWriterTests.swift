@@ -55,11 +55,20 @@ import Testing
 
     @Test func writesValidGPX11InSchemaOrderAndEscapesText() throws {
         let document = GPXDocument(
-            waypoints: [Waypoint(coordinate: Coordinate(latitude: 46, longitude: 14), details: Details(name: "A & B <C>"))],
-            tracks: [Track(details: Details(name: "t"), segments: [TrackSegment(points: [
-                TrackPoint(coordinate: Coordinate(latitude: 46.1, longitude: 14.1), elevation: 300.5,
-                    sensors: SensorReadings(heartRate: 120, power: 250)),
-            ])])])
+            waypoints: [
+                Waypoint(coordinate: Coordinate(latitude: 46, longitude: 14), details: Details(name: "A & B <C>"))
+            ],
+            tracks: [
+                Track(
+                    details: Details(name: "t"),
+                    segments: [
+                        TrackSegment(points: [
+                            TrackPoint(
+                                coordinate: Coordinate(latitude: 46.1, longitude: 14.1), elevation: 300.5,
+                                sensors: SensorReadings(heartRate: 120, power: 250))
+                        ])
+                    ])
+            ])
         let (back, text) = try roundTrip(document)
         #expect(back.waypoints.first?.name == "A & B <C>")
         #expect(text.contains("<name>A &amp; B &lt;C&gt;</name>"))
@@ -73,11 +82,20 @@ import Testing
     @Test(.requires(.xmllint)) func xmllintAcceptsTheWrittenGPX() throws {
         // libxml2's own command-line parser, outside RouteKit's reader, finds the output well-formed.
         let document = GPXDocument(
-            waypoints: [Waypoint(coordinate: Coordinate(latitude: 46, longitude: 14), details: Details(name: "A & B <C> \"'"))],
-            tracks: [Track(details: Details(name: "t"), segments: [TrackSegment(points: [
-                TrackPoint(coordinate: Coordinate(latitude: 46.1, longitude: 14.1), elevation: 300.5,
-                    sensors: SensorReadings(heartRate: 120, power: 250)),
-            ])])])
+            waypoints: [
+                Waypoint(coordinate: Coordinate(latitude: 46, longitude: 14), details: Details(name: "A & B <C> \"'"))
+            ],
+            tracks: [
+                Track(
+                    details: Details(name: "t"),
+                    segments: [
+                        TrackSegment(points: [
+                            TrackPoint(
+                                coordinate: Coordinate(latitude: 46.1, longitude: 14.1), elevation: 300.5,
+                                sensors: SensorReadings(heartRate: 120, power: 250))
+                        ])
+                    ])
+            ])
         let (_, text) = try roundTrip(document)
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

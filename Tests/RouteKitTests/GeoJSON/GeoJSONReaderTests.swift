@@ -40,7 +40,10 @@ import Testing
         #expect(track.segments[1].points[1].time?.description == "2026-01-01T01:00:00.5+01:00")
         #expect(track.segments[1].points[1].sensors == SensorReadings(heartRate: 103, power: 210))
         #expect(document.routes.map(\.name) == ["R"])
-        #expect(document.routes[0].points.map(\.coordinate) == [Coordinate(latitude: 2, longitude: 1), Coordinate(latitude: 4, longitude: 3)])
+        #expect(
+            document.routes[0].points.map(\.coordinate) == [
+                Coordinate(latitude: 2, longitude: 1), Coordinate(latitude: 4, longitude: 3),
+            ])
         let point = try #require(document.waypoints.first)
         #expect(point.name == "Ljubljana")
         #expect(point.details.symbol == "City")
@@ -49,12 +52,16 @@ import Testing
     }
 
     @Test func readsASingleFeatureABareGeometryAndTextSequences() throws {
-        #expect(try read(#"{"type":"Feature","properties":null,"geometry":{"type":"Point","coordinates":[1,2]}}"#).0.waypoints.count == 1)
+        #expect(
+            try read(#"{"type":"Feature","properties":null,"geometry":{"type":"Point","coordinates":[1,2]}}"#).0
+                .waypoints.count == 1)
         #expect(try read(#"{"type":"LineString","coordinates":[[1,2],[3,4]]}"#).0.tracks.count == 1)
-        let sequence = "\u{1E}{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{}}\n"
+        let sequence =
+            "\u{1E}{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{}}\n"
             + "\u{1E}{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiPoint\",\"coordinates\":[[1,2],[3,4]]},\"properties\":{}}\n"
         #expect(try read(sequence).0.waypoints.count == 3)
-        let lines = "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{}}\n"
+        let lines =
+            "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{}}\n"
             + "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[3,4]},\"properties\":{}}\n"
         #expect(try read(lines).0.waypoints.map(\.coordinate.longitude) == [1, 3])
     }
@@ -80,8 +87,14 @@ import Testing
     @Test(arguments: [
         ("", "not GeoJSON: the file is empty"),
         ("[1, 2]", "1:1: not GeoJSON: expected an object at the top"),
-        ("{\"type\": \"FeatureCollection\", \"features\": [", "1:44: not valid JSON: the file ends early (expected a value): is it truncated?"),
-        ("{\"type\": \"Feature\",\n \"geometry\": {\"type\": \"Point\", \"coordinates\": [1, NaN]}}", "2:51: not valid JSON: expected a value, found 'N'"),
+        (
+            "{\"type\": \"FeatureCollection\", \"features\": [",
+            "1:44: not valid JSON: the file ends early (expected a value): is it truncated?"
+        ),
+        (
+            "{\"type\": \"Feature\",\n \"geometry\": {\"type\": \"Point\", \"coordinates\": [1, NaN]}}",
+            "2:51: not valid JSON: expected a value, found 'N'"
+        ),
         ("{\"a\": \"\\x\"}", "not valid JSON: invalid escape '\\x'"),
         ("{\"a\": 1,}", "not valid JSON: expected a string, found '}'"),
         ("{\"features\": []}", "not GeoJSON: the object has no \"type\""),
@@ -101,7 +114,8 @@ import Testing
     }
 
     @Test func readsEscapesAndUnicode() throws {
-        let text = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"Vr\u0161i\u010d \"pass\" \ud83d\udeb2 \/ \\"}}"#
+        let text =
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"Vr\u0161i\u010d \"pass\" \ud83d\udeb2 \/ \\"}}"#
         #expect(try read(text).0.waypoints.first?.name == "Vršič \"pass\" 🚲 / \\")
     }
 }

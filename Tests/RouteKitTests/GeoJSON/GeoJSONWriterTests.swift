@@ -28,7 +28,10 @@ import Testing
         let times = try #require(perPoint["times"] as? [[Any]])
         let coordinates = try #require(geometry["coordinates"] as? [[[Double]]])
         #expect(times.map(\.count) == coordinates.map(\.count))
-        #expect(warnings == ["track 'Vršič loop': 1 segment of a single point left out, since a GeoJSON line needs two positions"])
+        #expect(
+            warnings == [
+                "track 'Vršič loop': 1 segment of a single point left out, since a GeoJSON line needs two positions"
+            ])
     }
 
     @Test func writesTextSequencesWithRecordSeparators() throws {
@@ -94,7 +97,9 @@ import Testing
         let feature = try #require((json["features"] as? [[String: Any]])?.first)
         let coordinates = try #require((feature["geometry"] as? [String: Any])?["coordinates"] as? [[Double]])
         #expect(coordinates.allSatisfy { $0.count == 2 })
-        let times = try #require((feature["properties"] as? [String: Any])?["coordinateProperties"] as? [String: Any])["times"] as? [String]
+        let times =
+            try #require((feature["properties"] as? [String: Any])?["coordinateProperties"] as? [String: Any])["times"]
+            as? [String]
         #expect(coordinates.count == count)
         #expect(times?.count == count)
         #expect(text.utf8.count > 2 * (4 << 20))

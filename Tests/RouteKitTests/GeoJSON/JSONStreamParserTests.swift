@@ -20,12 +20,16 @@ import Testing
     }
 
     @Test func readsEveryKindOfValueAndEscape() throws {
-        let value = try read(#"{"a":[1,2.5,-3e2,0],"b":null,"c":[true,false,"x"],"d":"\"\\\/\b\f\n\r\t\u00e9\ud83d\udeb2","a":{}}"#)
+        let value = try read(
+            #"{"a":[1,2.5,-3e2,0],"b":null,"c":[true,false,"x"],"d":"\"\\\/\b\f\n\r\t\u00e9\ud83d\udeb2","a":{}}"#)
         #expect(value["a"] == .object([]))  // a later duplicate key wins
         #expect(value["b"]?.isNull == true)
         #expect(value["c"] == .array([.bool(true), .bool(false), .string("x")]))
         #expect(value["d"]?.string == "\"\\/\u{8}\u{C}\n\r\té🚲")
-        guard case .object(let members) = value else { Issue.record("not an object"); return }
+        guard case .object(let members) = value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.map(\.0) == ["a", "b", "c", "d", "a"])
         #expect(members[0].1 == .numbers([1, 2.5, -300, 0]))
         #expect(try read("\u{FEFF} [] ") == .numbers([]))
@@ -50,8 +54,11 @@ import Testing
 
     @Test func refusesUTF16() {
         let bytes: [UInt8] = [0xFF, 0xFE, 0x5B, 0x00, 0x5D, 0x00]
-        #expect(throws: GeoJSONError.malformed(
-            line: 1, column: 1, reason: "the file starts with a UTF-16 byte-order mark; GeoJSON must be UTF-8 (RFC 8259)")) {
+        #expect(
+            throws: GeoJSONError.malformed(
+                line: 1, column: 1,
+                reason: "the file starts with a UTF-16 byte-order mark; GeoJSON must be UTF-8 (RFC 8259)")
+        ) {
             try JSONValue.read(InputFile(name: "t.json", bytes: bytes))
         }
     }
@@ -72,8 +79,10 @@ import Testing
         let longest = "1." + String(repeating: "0", count: 998)
         #expect(try read("[" + longest + "]") == .numbers([1]))
         let tooLong = "1." + String(repeating: "0", count: 999)
-        #expect(failure("[" + tooLong + "]")?.description
-            == "1:1002: not valid JSON: '1.00000000000000000000000000000000000000…' is not a number (over 1000 characters)")
+        #expect(
+            failure("[" + tooLong + "]")?.description
+                == "1:1002: not valid JSON: '1.00000000000000000000000000000000000000…' is not a number (over 1000 characters)"
+        )
         #expect(failure("[1e999]")?.description == "1:7: not valid JSON: '1e999' is not a number")
     }
 
@@ -82,8 +91,10 @@ import Testing
         let longest = try read("\"" + String(repeating: "x", count: limit) + "\"")
         #expect(longest.string?.utf8.count == limit)
         let tooLong = failure("\"" + String(repeating: "x", count: limit + 1) + "\"")
-        #expect(tooLong?.description
-            == "1:10000003: not valid JSON: a string over 10 MB, more than this reader accepts (a limit against hostile files)")
+        #expect(
+            tooLong?.description
+                == "1:10000003: not valid JSON: a string over 10 MB, more than this reader accepts (a limit against hostile files)"
+        )
     }
 
     @Test func theStringLimitHoldsForEscapesToo() {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import RouteKit
 import Testing
+
+@testable import RouteKit
 
 @Suite struct JSONTextTests {
     func json(_ text: String) -> String {

@@ -26,7 +26,8 @@ import Testing
     @Test func readsAFileFromDisk() throws {
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = try Fixture.write(Array(#"[{"zapSt":"1","naziv":"Ljubljanski grad"}]"#.utf8), name: "kt.json", in: folder)
+        let path = try Fixture.write(
+            Array(#"[{"zapSt":"1","naziv":"Ljubljanski grad"}]"#.utf8), name: "kt.json", in: folder)
         let value = try JSONValue.read(path: path)
         #expect(value.elements?.first?["naziv"]?.string == "Ljubljanski grad")
         #expect(throws: IOError.self) { try JSONValue.read(path: folder.appendingPathComponent("none.json").path) }

@@ -45,10 +45,15 @@ import Testing
     @Test func stepsAcrossTheAntimeridianAndNearThePolesAreRight() {
         let west = Coordinate(latitude: 10, longitude: 179.9999)
         let east = Coordinate(latitude: 10, longitude: -179.9999)
-        #expect(abs(Geodesic.wgs84.stepDistance(from: west, to: east) - Geodesic.wgs84.distance(from: west, to: east)) < 1e-4)
+        #expect(
+            abs(Geodesic.wgs84.stepDistance(from: west, to: east) - Geodesic.wgs84.distance(from: west, to: east))
+                < 1e-4)
         let nearPole = Coordinate(latitude: 89.99, longitude: 0)
         let across = Coordinate(latitude: 89.99, longitude: 180)
-        #expect(abs(Geodesic.wgs84.stepDistance(from: nearPole, to: across) - Geodesic.wgs84.distance(from: nearPole, to: across)) < 1e-4)
+        #expect(
+            abs(
+                Geodesic.wgs84.stepDistance(from: nearPole, to: across)
+                    - Geodesic.wgs84.distance(from: nearPole, to: across)) < 1e-4)
     }
 
     @Test(.requires(.geodSolve)) func trackLengthsMatchGeodSolveToAMillimetre() throws {
@@ -66,7 +71,8 @@ import Testing
             var steps = 0
             for segment in document.tracks[0].segments {
                 for (a, b) in zip(segment.points, segment.points.dropFirst()) {
-                    input += "\(a.coordinate.latitude) \(a.coordinate.longitude) \(b.coordinate.latitude) \(b.coordinate.longitude)\n"
+                    input +=
+                        "\(a.coordinate.latitude) \(a.coordinate.longitude) \(b.coordinate.latitude) \(b.coordinate.longitude)\n"
                     steps += 1
                 }
             }

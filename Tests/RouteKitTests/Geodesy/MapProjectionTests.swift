@@ -9,7 +9,8 @@ import Testing
         let projection = try MapProjection(center: center)
         let origin = try #require(projection.project(center))
         #expect(abs(origin.x) < 1e-6 && abs(origin.y) < 1e-6)
-        let north = try #require(projection.project(Geodesic.wgs84.destination(from: center, azimuthDegrees: 0, distanceMeters: 10_000)))
+        let north = try #require(
+            projection.project(Geodesic.wgs84.destination(from: center, azimuthDegrees: 0, distanceMeters: 10_000)))
         #expect(abs(north.x) < 1e-6)
         #expect(abs(north.y - 10_000) < 0.001)
     }
@@ -22,10 +23,14 @@ import Testing
         // square: all twelve are drawn right of their squares, none is left out.
         let center = Coordinate(latitude: 49.1951, longitude: 16.6068)
         let places = (0..<12).map { k in
-            TrackMap.Marker(label: "Klubovna \(k) <&>", coordinate: Geodesic.wgs84.destination(from: center, azimuthDegrees: Double(k) * 30, distanceMeters: 4000))
+            TrackMap.Marker(
+                label: "Klubovna \(k) <&>",
+                coordinate: Geodesic.wgs84.destination(
+                    from: center, azimuthDegrees: Double(k) * 30, distanceMeters: 4000))
         }
         let svg = try TrackMap(width: 800, height: 800).render(
-            title: "Test", lines: [], markers: [], clubrooms: places, search: TrackMap.Search(center: center, radiusMeters: 5000))
+            title: "Test", lines: [], markers: [], clubrooms: places,
+            search: TrackMap.Search(center: center, radiusMeters: 5000))
         #expect(XMLParser(data: Data(svg.utf8)).parse())
         let circle = try #require(svg.split(separator: "\n").first { $0.contains("stroke-dasharray=\"6 4\"") })
         #expect(circle.filter { $0 == "L" }.count == 360)
@@ -47,11 +52,15 @@ import Testing
         let here = Geodesic.wgs84.destination(from: center, azimuthDegrees: 45, distanceMeters: 1000)
         let places = (0..<12).map { k in TrackMap.Marker(label: "Klubovna \(k)", coordinate: here) }
         let svg = try TrackMap(width: 800, height: 800).render(
-            title: "Test", lines: [], markers: [], clubrooms: places, search: TrackMap.Search(center: center, radiusMeters: 5000))
+            title: "Test", lines: [], markers: [], clubrooms: places,
+            search: TrackMap.Search(center: center, radiusMeters: 5000))
         let labels = svg.split(separator: "\n").filter { $0.contains(">Klubovna ") }
         #expect(labels.count == 2)
-        #expect(labels.first?.contains(">Klubovna 0</text>") == true && labels.first?.contains("text-anchor=\"start\"") == true)
-        #expect(labels.last?.contains(">Klubovna 1</text>") == true && labels.last?.contains("text-anchor=\"end\"") == true)
+        #expect(
+            labels.first?.contains(">Klubovna 0</text>") == true
+                && labels.first?.contains("text-anchor=\"start\"") == true)
+        #expect(
+            labels.last?.contains(">Klubovna 1</text>") == true && labels.last?.contains("text-anchor=\"end\"") == true)
         #expect(svg.contains(">10 labels left out where they would overlap</text>"))
     }
 }

@@ -11,13 +11,17 @@ import Testing
     @Test(arguments: [
         ("46.0512", 46.0512), ("-7", -7.0), ("1.5e3", 1500.0), ("+.5", 0.5), ("  12.25 ", 12.25),
         ("0.000001", 0.000001), ("-77.02016168273985", -77.02016168273985), ("1E-7", 1e-7),
-        ("123456789012345678901234567890", 1.2345678901234568e29), ("0.1", 0.1), ("5e-324", Double.leastNonzeroMagnitude),
+        ("123456789012345678901234567890", 1.2345678901234568e29), ("0.1", 0.1),
+        ("5e-324", Double.leastNonzeroMagnitude),
     ])
     func readsDecimals(text: String, value: Double) {
         #expect(DecimalText.parse(text) == value)
     }
 
-    @Test(arguments: ["", " ", "NaN", "nan", "Inf", "-inf", "infinity", "1e999", "0x1p3", "12m", "1.2.3", "-", ".", "e5", "1e", "--1", "undefined"])
+    @Test(arguments: [
+        "", " ", "NaN", "nan", "Inf", "-inf", "infinity", "1e999", "0x1p3", "12m", "1.2.3", "-", ".", "e5", "1e", "--1",
+        "undefined",
+    ])
     func refusesNonNumbers(text: String) {
         #expect(DecimalText.parse(text) == nil)
     }
@@ -40,7 +44,8 @@ import Testing
 
     @Test(arguments: [
         (46.0512, "46.0512"), (7.0, "7"), (-0.0012, "-0.0012"), (1611.5, "1611.5"), (0.1, "0.1"),
-        (-77.02016168273985, "-77.02016168273985"), (1e-7, "0.0000001"), (1.5e-20, "1.5e-20"), (123456789012.5, "123456789012.5"),
+        (-77.02016168273985, "-77.02016168273985"), (1e-7, "0.0000001"), (1.5e-20, "1.5e-20"),
+        (123456789012.5, "123456789012.5"),
         (0.0, "0"), (-0.0, "-0"), (1e21, "1e+21"),
     ])
     func writesTheShortestForm(value: Double, expected: String) {

@@ -39,8 +39,14 @@ import Testing
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = folder.appendingPathComponent("missing.gpx").path
-        #expect(throws: IOError.cannotOpen(path: missing, reason: "No such file or directory")) { try InputFile(path: missing) }
-        #expect(throws: IOError.cannotOpen(path: folder.path, reason: "is a directory")) { try InputFile(path: folder.path) }
-        #expect(IOError.cannotOpen(path: "a.gpx", reason: "is a directory").description == "a.gpx: cannot open: is a directory")
+        #expect(throws: IOError.cannotOpen(path: missing, reason: "No such file or directory")) {
+            try InputFile(path: missing)
+        }
+        #expect(throws: IOError.cannotOpen(path: folder.path, reason: "is a directory")) {
+            try InputFile(path: folder.path)
+        }
+        #expect(
+            IOError.cannotOpen(path: "a.gpx", reason: "is a directory").description
+                == "a.gpx: cannot open: is a directory")
     }
 }

@@ -5,7 +5,8 @@ import Testing
 @Suite struct InputFormatTests {
     @Test(arguments: [
         ("<?xml version=\"1.0\"?><gpx/>", InputFormat.gpx), ("\u{FEFF}  \n<gpx/>", .gpx),
-        ("{\"type\":\"FeatureCollection\"}", .geojson), ("\r\n\t[1]", .geojson), ("\u{1E}{\"type\":\"Feature\"}", .geojson),
+        ("{\"type\":\"FeatureCollection\"}", .geojson), ("\r\n\t[1]", .geojson),
+        ("\u{1E}{\"type\":\"Feature\"}", .geojson),
     ])
     func knowsAFormatByItsFirstCharacter(text: String, format: InputFormat) throws {
         #expect(try InputFormat.detect(InputFile(name: "x", bytes: Array(text.utf8))) == format)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RouteKit
 
 /// The library counts its progress (and knows nothing of how it is shown).
@@ -29,7 +30,9 @@ import Testing
     }
 
     @Test func catalogsCountTheirBytesOfTheirSizes() throws {
-        let paths = ["data/clubrooms/clubrooms.xml", "data/clubrooms/clubrooms.csv"].map { Self.root.appendingPathComponent($0).path }
+        let paths = ["data/clubrooms/clubrooms.xml", "data/clubrooms/clubrooms.csv"].map {
+            Self.root.appendingPathComponent($0).path
+        }
         let sizes = try paths.map { Int64(try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int ?? -1) }
         let counter = ProgressCounter()
         let catalog = try ClubroomCatalog.read(paths: paths, columns: .init(), progress: counter)
@@ -40,7 +43,8 @@ import Testing
 
     @Test func aBundleCountsItsStagesAsTheyAreRead() throws {
         let counter = ProgressCounter()
-        let bundle = StageBundle.read(try BundleSource.open(Self.root.appendingPathComponent("data/stkp").path), progress: counter)
+        let bundle = StageBundle.read(
+            try BundleSource.open(Self.root.appendingPathComponent("data/stkp").path), progress: counter)
         #expect(bundle.stages.count > 1)
         #expect(counter.total == Int64(bundle.stages.count))
         #expect(counter.done == counter.total)

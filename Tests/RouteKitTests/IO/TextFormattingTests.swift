@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RouteKit
 
 /// The one JSON escaper, the one XML escaper and the family of number formatters every output uses.
@@ -24,7 +25,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (12.5, 1, "12.5"), (3.0, 1, "3"), (-0.25, 2, "-0.25"), (-0.04, 1, "0"), (-0.0, 3, "0"), (1234.5678, 3, "1234.568"),
+        (12.5, 1, "12.5"), (3.0, 1, "3"), (-0.25, 2, "-0.25"), (-0.04, 1, "0"), (-0.0, 3, "0"),
+        (1234.5678, 3, "1234.568"),
         (0.1 + 0.2, 3, "0.3"), (99.95, 0, "100"),
     ])
     func compactNumbersHaveNoTrailingZerosAndNoNegativeZero(value: Double, decimals: Int, text: String) {
@@ -33,7 +35,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (1234.5, 2, "1,234.50"), (-1234.5, 1, "-1,234.5"), (0.004, 2, "0.00"), (-0.004, 2, "0.00"), (999.995, 2, "1,000.00"),
+        (1234.5, 2, "1,234.50"), (-1234.5, 1, "-1,234.5"), (0.004, 2, "0.00"), (-0.004, 2, "0.00"),
+        (999.995, 2, "1,000.00"),
         (1_753_123.4, 0, "1,753,123"), (7.0, 3, "7.000"), (0.05, 1, "0.1"),
     ])
     func fixedNumbersForPeople(value: Double, decimals: Int, text: String) {

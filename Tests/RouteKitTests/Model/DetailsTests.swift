@@ -28,7 +28,8 @@ import Testing
         #expect(details.isEmpty)
         for filled in [
             Details(name: "n"), Details(comment: "c"), Details(description: "d"), Details(source: "s"),
-            Details(links: [Link(href: "https://example.org")]), Details(symbol: "Flag"), Details(type: "t"), Details(number: 0),
+            Details(links: [Link(href: "https://example.org")]), Details(symbol: "Flag"), Details(type: "t"),
+            Details(number: 0),
         ] {
             #expect(!filled.isEmpty, "\(filled)")
         }

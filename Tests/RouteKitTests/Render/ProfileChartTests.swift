@@ -10,14 +10,20 @@ import Testing
         for i in 0..<4000 {
             let x = Double(i) * 3
             let e = 500 + 180 * max(0, sin(x / 1900)) + 60 * sin(x / 430 + 1) + (x > 9000 ? (x - 9000) * 0.12 : 0)
-            points.append(TrackPoint(coordinate: Coordinate(latitude: 46 + x / 111_132, longitude: 14), elevation: (e * 10).rounded() / 10))
+            points.append(
+                TrackPoint(
+                    coordinate: Coordinate(latitude: 46 + x / 111_132, longitude: 14),
+                    elevation: (e * 10).rounded() / 10))
         }
         return Track(details: Details(name: "Test stage <1> & more"), segments: [TrackSegment(points: points)])
     }()
 
     @Test func matchesTheGoldenFile() throws {
         let profile = ElevationProfile(track: Self.track)
-        let markers = [ProfileChart.Marker(label: "KT 1", distanceMeters: 3000), ProfileChart.Marker(label: "KT 2", distanceMeters: 9500)]
+        let markers = [
+            ProfileChart.Marker(label: "KT 1", distanceMeters: 3000),
+            ProfileChart.Marker(label: "KT 2", distanceMeters: 9500),
+        ]
         let svg = ProfileChart(width: 800, height: 320).render(profile, markers: markers)
         let golden = Fixture.folder.appendingPathComponent("profile.svg")
         if ProcessInfo.processInfo.environment["ROUTEKIT_UPDATE_GOLDEN"] == "1" {
@@ -40,7 +46,8 @@ import Testing
     }
 
     @Test func isWellFormedXML() throws {
-        let svg = ProfileChart().render(ElevationProfile(track: Self.track), markers: [.init(label: "A & B", distanceMeters: 10)])
+        let svg = ProfileChart().render(
+            ElevationProfile(track: Self.track), markers: [.init(label: "A & B", distanceMeters: 10)])
         let parser = XMLParser(data: Data(svg.utf8))
         #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
     }
@@ -48,7 +55,8 @@ import Testing
     @Test func placesWaypointsAlongTheTrack() throws {
         let profile = ElevationProfile(track: Self.track)
         // 30 m east of the point 6,000 m along.
-        let near = Geodesic.wgs84.destination(from: Coordinate(latitude: 46 + 6000 / 111_132, longitude: 14), azimuthDegrees: 90, distanceMeters: 30)
+        let near = Geodesic.wgs84.destination(
+            from: Coordinate(latitude: 46 + 6000 / 111_132, longitude: 14), azimuthDegrees: 90, distanceMeters: 30)
         let placement = try #require(profile.place(near))
         #expect(abs(placement.offTrackMeters - 30) < 0.5)
         #expect(abs(placement.distanceMeters - 6000) < 5)

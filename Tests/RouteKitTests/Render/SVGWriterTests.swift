@@ -4,10 +4,13 @@ import RouteKit
 import Testing
 
 @Suite struct SVGWriterTests {
-    @Test(arguments: [
-        (12.5, 1, "12.5"), (3.0, 1, "3"), (-0.25, 2, "-0.25"), (0.04, 1, "0"), (-0.04, 1, "0"), (1_000_000, 1, "1000000"),
-        (1.25, 1, "1.3"), (-1.25, 1, "-1.3"), (2.5, 0, "3"), (99.96, 1, "100"), (0.001, 3, "0.001"), (123.456, 2, "123.46"),
-    ] as [(Double, Int, String)])
+    @Test(
+        arguments: [
+            (12.5, 1, "12.5"), (3.0, 1, "3"), (-0.25, 2, "-0.25"), (0.04, 1, "0"), (-0.04, 1, "0"),
+            (1_000_000, 1, "1000000"),
+            (1.25, 1, "1.3"), (-1.25, 1, "-1.3"), (2.5, 0, "3"), (99.96, 1, "100"), (0.001, 3, "0.001"),
+            (123.456, 2, "123.46"),
+        ] as [(Double, Int, String)])
     func writesNumbersRoundedWithoutTrailingZerosOrNegativeZero(value: Double, decimals: Int, text: String) {
         // Halves away from zero (1.25 is exact in binary, so 1.3); never "-0", never an exponent.
         #expect(SVGWriter.number(value, decimals: decimals) == text)
@@ -40,13 +43,16 @@ import Testing
             var current = ""
             var texts: [String: String] = [:]
             var element = ""
-            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                        attributes: [String: String] = [:]) {
+            func parser(
+                _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
                 element = name
                 current = ""
             }
             func parser(_ parser: XMLParser, foundCharacters string: String) { current += string }
-            func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?)
+            {
                 if name == "title" || name == "text" { texts[name] = current }
             }
         }
@@ -64,14 +70,15 @@ import Testing
         #expect(!svg.document(title: "t").contains("<path"))
     }
 
-    @Test(arguments: [
-        (0.0, 100.0, 5, [0.0, 20, 40, 60, 80, 100]),
-        (0.3, 1.7, 4, [0.5, 1.0, 1.5]),
-        (283.0, 1_462.0, 5, [500.0, 1000]),
-        (-12.0, 12.0, 4, [-10.0, 0, 10]),
-        (-12.0, 12.0, 5, [-10.0, -5, 0, 5, 10]),
-        (5.0, 5.0, 3, [5.0]),
-    ] as [(Double, Double, Int, [Double])])
+    @Test(
+        arguments: [
+            (0.0, 100.0, 5, [0.0, 20, 40, 60, 80, 100]),
+            (0.3, 1.7, 4, [0.5, 1.0, 1.5]),
+            (283.0, 1_462.0, 5, [500.0, 1000]),
+            (-12.0, 12.0, 4, [-10.0, 0, 10]),
+            (-12.0, 12.0, 5, [-10.0, -5, 0, 5, 10]),
+            (5.0, 5.0, 3, [5.0]),
+        ] as [(Double, Double, Int, [Double])])
     func ticksAreRoundStepsOfOneTwoOrFive(low: Double, high: Double, count: Int, ticks: [Double]) {
         // The step is the smallest 1, 2 or 5 × 10ⁿ not below (high − low) / count: 20 for 20, 0.5 for 0.35, 500 for
         // 235.8, 10 for 6, 5 for 4.8; the ticks are its multiples within low…high.

@@ -22,7 +22,8 @@ import Testing
     @Test func theGraticuleFillsTheFrameWhenTheDataIsNarrow() throws {
         // A north-south line in a wide map: the meridians must reach both sides of the frame.
         let line = (0...100).map { Coordinate(latitude: 46 + Double($0) * 3e-4, longitude: 14) }
-        let svg = try TrackMap(width: 1000, height: 700).render(title: "N-S", lines: [TrackMap.Line(name: "one", segments: [line])], markers: [])
+        let svg = try TrackMap(width: 1000, height: 700).render(
+            title: "N-S", lines: [TrackMap.Line(name: "one", segments: [line])], markers: [])
         let meridians = svg.components(separatedBy: "\n").filter { $0.contains("stroke=\"#d9d4c7\"") }
             .compactMap { $0.split(separator: "\"")[1].dropFirst().split(separator: " ").first.flatMap { Double($0) } }
         #expect(meridians.contains { $0 < 150 }, "\(meridians)")

@@ -8,21 +8,33 @@ import Testing
         var random = SeededRandom(state: seed)
         return (0..<count).map { i in
             switch i % 4 {
-            case 0: return Coordinate(latitude: asin(Double.random(in: -1...1, using: &random)) * 180 / .pi,
-                                      longitude: Double.random(in: -180...180, using: &random))
-            case 1: return Coordinate(latitude: Double.random(in: 88...90, using: &random) * (i % 8 == 1 ? 1 : -1),
-                                      longitude: Double.random(in: -180...180, using: &random))
-            case 2: return Coordinate(latitude: Double.random(in: -70...70, using: &random),
-                                      longitude: Double.random(in: 178...180, using: &random) * (i % 8 == 2 ? 1 : -1))
-            default: return Coordinate(latitude: Double.random(in: 45...52, using: &random),
-                                       longitude: Double.random(in: 12...19, using: &random))
+            case 0:
+                return Coordinate(
+                    latitude: asin(Double.random(in: -1...1, using: &random)) * 180 / .pi,
+                    longitude: Double.random(in: -180...180, using: &random))
+            case 1:
+                return Coordinate(
+                    latitude: Double.random(in: 88...90, using: &random) * (i % 8 == 1 ? 1 : -1),
+                    longitude: Double.random(in: -180...180, using: &random))
+            case 2:
+                return Coordinate(
+                    latitude: Double.random(in: -70...70, using: &random),
+                    longitude: Double.random(in: 178...180, using: &random) * (i % 8 == 2 ? 1 : -1))
+            default:
+                return Coordinate(
+                    latitude: Double.random(in: 45...52, using: &random),
+                    longitude: Double.random(in: 12...19, using: &random))
             }
         }
     }
 
     func bruteForce(_ positions: [Coordinate], within radius: Double, of center: Coordinate) -> [Int] {
         positions.indices.filter { Geodesic.wgs84.distance(from: center, to: positions[$0]) <= radius }
-            .sorted { (Geodesic.wgs84.distance(from: center, to: positions[$0]), $0) < (Geodesic.wgs84.distance(from: center, to: positions[$1]), $1) }
+            .sorted {
+                (Geodesic.wgs84.distance(from: center, to: positions[$0]), $0) < (
+                    Geodesic.wgs84.distance(from: center, to: positions[$1]), $1
+                )
+            }
     }
 
     @Test func withinAgreesWithABruteForceScanEverywhere() {
@@ -32,9 +44,14 @@ import Testing
         let radii = [1_000.0, 60_000, 250_000, 2_000_000, 20_100_000]
         for q in 0..<60 {
             // Query points near the poles, on the antimeridian and at random.
-            let center = q % 3 == 0 ? Coordinate(latitude: q % 6 == 0 ? 89.9 : -89.95, longitude: Double.random(in: -180...180, using: &random))
-                : q % 3 == 1 ? Coordinate(latitude: Double.random(in: -60...60, using: &random), longitude: q % 2 == 0 ? 179.99 : -180)
-                : positions[Int.random(in: 0..<positions.count, using: &random)]
+            let center =
+                q % 3 == 0
+                ? Coordinate(
+                    latitude: q % 6 == 0 ? 89.9 : -89.95, longitude: Double.random(in: -180...180, using: &random))
+                : q % 3 == 1
+                    ? Coordinate(
+                        latitude: Double.random(in: -60...60, using: &random), longitude: q % 2 == 0 ? 179.99 : -180)
+                    : positions[Int.random(in: 0..<positions.count, using: &random)]
             let radius = radii[q % radii.count]
             let found = index.positions(within: radius, of: center).map(\.index)
             #expect(found == bruteForce(positions, within: radius, of: center), "query \(q) at \(center), \(radius) m")
@@ -48,7 +65,8 @@ import Testing
         var inside: Set<Int> = []
         for k in 0..<360 {
             for (j, offset) in [-0.001, 0.001].enumerated() {
-                let p = Geodesic.wgs84.destination(from: center, azimuthDegrees: Double(k), distanceMeters: 60_000 + offset)
+                let p = Geodesic.wgs84.destination(
+                    from: center, azimuthDegrees: Double(k), distanceMeters: 60_000 + offset)
                 if Geodesic.wgs84.distance(from: center, to: p) <= 60_000 { inside.insert(positions.count) }
                 positions.append(p)
                 _ = j
@@ -64,10 +82,14 @@ import Testing
         let index = GeodesicIndex(positions)
         var random = SeededRandom(state: 5)
         for _ in 0..<40 {
-            let center = Coordinate(latitude: Double.random(in: -90...90, using: &random), longitude: Double.random(in: -180...180, using: &random))
+            let center = Coordinate(
+                latitude: Double.random(in: -90...90, using: &random),
+                longitude: Double.random(in: -180...180, using: &random))
             let k = Int.random(in: 1...25, using: &random)
             let expected = positions.indices.sorted {
-                (Geodesic.wgs84.distance(from: center, to: positions[$0]), $0) < (Geodesic.wgs84.distance(from: center, to: positions[$1]), $1)
+                (Geodesic.wgs84.distance(from: center, to: positions[$0]), $0) < (
+                    Geodesic.wgs84.distance(from: center, to: positions[$1]), $1
+                )
             }.prefix(k)
             #expect(index.nearest(k, to: center).map(\.index) == Array(expected))
         }

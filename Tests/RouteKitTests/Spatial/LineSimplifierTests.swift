@@ -35,7 +35,11 @@ import Testing
         var walk: [(Double, Double)] = [(0, 0)]
         for _ in 0..<2000 {
             let last = walk[walk.count - 1]
-            walk.append((last.0 + Double.random(in: 0...1, using: &generator), last.1 + Double.random(in: -1...1, using: &generator)))
+            walk.append(
+                (
+                    last.0 + Double.random(in: 0...1, using: &generator),
+                    last.1 + Double.random(in: -1...1, using: &generator)
+                ))
         }
         let simplifier = try LineSimplifier()
         for tolerance in [0.25, 2, 10] {

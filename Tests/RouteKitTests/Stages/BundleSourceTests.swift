@@ -1,17 +1,21 @@
 import Foundation
-@testable import RouteKit
 import Testing
+
+@testable import RouteKit
 
 /// Bundles in the shape the STKP backend serves them, written as a mapping program writes its GPX: CRLF, a
 /// name and an empty description in every point, 15-digit coordinates, times with seven fractional digits
 /// and no zone.
 enum SampleBundle {
     static func stage(_ number: Int, from latitude: Double, points: Int = 120, bom: Bool = false) -> [UInt8] {
-        var gpx = "<?xml version=\"1.0\"?>\r\n<gpx version=\"1.1\" creator=\"Quo v2\" xmlns=\"http://www.topografix.com/GPX/1/1\">\r\n"
-        gpx += "  <trk>\r\n    <name>\(number < 10 ? "0" : "")\(number)_Track</name>\r\n    <desc />\r\n    <trkseg>\r\n"
+        var gpx =
+            "<?xml version=\"1.0\"?>\r\n<gpx version=\"1.1\" creator=\"Quo v2\" xmlns=\"http://www.topografix.com/GPX/1/1\">\r\n"
+        gpx +=
+            "  <trk>\r\n    <name>\(number < 10 ? "0" : "")\(number)_Track</name>\r\n    <desc />\r\n    <trkseg>\r\n"
         for k in 0..<points {
             let lat = latitude + Double(k) * 0.000_123_456_789_012_3
-            gpx += "      <trkpt lat=\"\(lat)\" lon=\"14.509415136427\">\r\n        <ele>\(300 + Double(k % 30) * 1.5)</ele>\r\n"
+            gpx +=
+                "      <trkpt lat=\"\(lat)\" lon=\"14.509415136427\">\r\n        <ele>\(300 + Double(k % 30) * 1.5)</ele>\r\n"
             gpx += "        <time>2013-10-09T23:\(10 + k / 60):\(k % 60 < 10 ? "0" : "")\(k % 60).9543725</time>\r\n"
             gpx += "        <name>TOČKA \(k)</name>\r\n        <desc />\r\n      </trkpt>\r\n"
         }
@@ -21,22 +25,30 @@ enum SampleBundle {
 
     /// Waypoints named as given, each at the start of a stage's latitude (or far away when nil).
     static func controlPoints(_ points: [(String, Double?)]) -> [UInt8] {
-        var gpx = "<?xml version=\"1.0\"?>\r\n<gpx version=\"1.1\" creator=\"Quo v2\" xmlns=\"http://www.topografix.com/GPX/1/1\">\r\n"
+        var gpx =
+            "<?xml version=\"1.0\"?>\r\n<gpx version=\"1.1\" creator=\"Quo v2\" xmlns=\"http://www.topografix.com/GPX/1/1\">\r\n"
         for (name, lat) in points {
-            gpx += "  <wpt lat=\"\(lat ?? 40)\" lon=\"\(lat == nil ? 10 : 14.5094144797886)\">\r\n    <name>\(name)</name>\r\n    <desc />\r\n  </wpt>\r\n"
+            gpx +=
+                "  <wpt lat=\"\(lat ?? 40)\" lon=\"\(lat == nil ? 10 : 14.5094144797886)\">\r\n    <name>\(name)</name>\r\n    <desc />\r\n  </wpt>\r\n"
         }
         return Array((gpx + "</gpx>\r\n").utf8)
     }
 
     /// A whole bundle of two stages, three waypoints and the two JSON files, as entries under `folder`.
     static func entries(in folder: String = "") -> [Zip.Entry] {
-        let etape = #"[{"name":"01: Ljubljana – Mihelčičev dom","href":"https://example.org/01/","desc":"Dolžina:  Vzpon:  Spust: Trajanje: 3 ure","category":"Ljubljana","file":"Etapa_1.gpx"},{"name":"02: Mihelčičev dom – Koča na Blegošu","href":"https://example.org/02/","desc":"Dolžina: 38 km","category":"Ljubljana","file":"Etapa_2.gpx"}]"#
-        let kt = #"[{"zapSt":"1","naziv":"Ljubljanski grad","naslov":"Grajska planota 1, 1000 Ljubljana","zig":"V paviljonu"},{"zapSt":"2","naziv":"Sv. Jakob nad Medvodami","naslov":"","zig":"Na drevesu"},{"zapSt":"3","naziv":"Trdinov vrh","naslov":"","zig":"V skrinjici"},{"zapSt":"4","naziv":"Koča na Blegošu","naslov":"Leskovica 32","zig":"V koči"}]"#
+        let etape =
+            #"[{"name":"01: Ljubljana – Mihelčičev dom","href":"https://example.org/01/","desc":"Dolžina:  Vzpon:  Spust: Trajanje: 3 ure","category":"Ljubljana","file":"Etapa_1.gpx"},{"name":"02: Mihelčičev dom – Koča na Blegošu","href":"https://example.org/02/","desc":"Dolžina: 38 km","category":"Ljubljana","file":"Etapa_2.gpx"}]"#
+        let kt =
+            #"[{"zapSt":"1","naziv":"Ljubljanski grad","naslov":"Grajska planota 1, 1000 Ljubljana","zig":"V paviljonu"},{"zapSt":"2","naziv":"Sv. Jakob nad Medvodami","naslov":"","zig":"Na drevesu"},{"zapSt":"3","naziv":"Trdinov vrh","naslov":"","zig":"V skrinjici"},{"zapSt":"4","naziv":"Koča na Blegošu","naslov":"Leskovica 32","zig":"V koči"}]"#
         return [
             Zip.Entry(name: folder + "Etapa_1.gpx", bytes: stage(1, from: 46.0)),
             Zip.Entry(name: folder + "Etapa_2.gpx", bytes: stage(2, from: 46.1)),
-            Zip.Entry(name: folder + "KT.gpx", bytes: controlPoints([("Ljubljanski grad", 46.0), ("Sveti Jakob nad Medvodami", 46.005),
-                                                                     ("Koča na Blegošu", 46.11)])),
+            Zip.Entry(
+                name: folder + "KT.gpx",
+                bytes: controlPoints([
+                    ("Ljubljanski grad", 46.0), ("Sveti Jakob nad Medvodami", 46.005),
+                    ("Koča na Blegošu", 46.11),
+                ])),
             Zip.Entry(name: folder + "etape.json", bytes: Array(etape.utf8)),
             Zip.Entry(name: folder + "kt.json", bytes: Array(kt.utf8)),
         ]
@@ -101,8 +113,11 @@ enum SampleBundle {
     @Test(.requires(.python3)) func readsAFolderItsOnlySubfolderOrTheDatedZIPInIt() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("ZIP_01-02-2020")
-        try FileManager.default.createDirectory(at: plain.appendingPathComponent("inner"), withIntermediateDirectories: true)
-        for e in SampleBundle.entries() { try Data(e.bytes).write(to: plain.appendingPathComponent("inner/" + e.name.uppercased())) }
+        try FileManager.default.createDirectory(
+            at: plain.appendingPathComponent("inner"), withIntermediateDirectories: true)
+        for e in SampleBundle.entries() {
+            try Data(e.bytes).write(to: plain.appendingPathComponent("inner/" + e.name.uppercased()))
+        }
         let nested = try BundleSource.open(plain.path)
         #expect(nested.names.contains("ETAPA_1.GPX") && nested.file(named: "kt.json") == "KT.JSON")
         let holder = folder.appendingPathComponent("downloads")
@@ -121,7 +136,9 @@ enum SampleBundle {
         // Two files that pass one by one but not together.
         let two = try zip("two.zip", SampleBundle.entries())
         var budget = ExpansionBudget(bytes: SampleBundle.stage(1, from: 46).count + 100, entries: 100)
-        #expect(throws: ArchiveError.tooLarge(path: two, limitBytes: budget.bytes)) { try BundleSource.open(two, budget: &budget) }
+        #expect(throws: ArchiveError.tooLarge(path: two, limitBytes: budget.bytes)) {
+            try BundleSource.open(two, budget: &budget)
+        }
         var few = ExpansionBudget(bytes: 1 << 20, entries: 3)
         #expect(throws: ArchiveError.tooManyEntries(path: two, limit: 3)) { try BundleSource.open(two, budget: &few) }
     }
@@ -164,7 +181,10 @@ enum SampleBundle {
         try Data(truncated).write(to: URL(fileURLWithPath: cut))
         #expect(throws: ArchiveError.self) { try BundleSource.open(cut) }
         let other = try zip("other.zip", [Zip.Entry(name: "photo.gpx", bytes: SampleBundle.stage(1, from: 46))])
-        #expect(throws: StageBundleError.noBundle(path: other, reason: "no Etapa N.gpx, KT.gpx or etape.json in the archive (it holds photo.gpx)")) {
+        #expect(
+            throws: StageBundleError.noBundle(
+                path: other, reason: "no Etapa N.gpx, KT.gpx or etape.json in the archive (it holds photo.gpx)")
+        ) {
             try BundleSource.open(other)
         }
         #expect(throws: IOError.self) { try BundleSource.open(folder.appendingPathComponent("missing.zip").path) }
@@ -173,11 +193,14 @@ enum SampleBundle {
 }
 
 @Suite struct BundleDateTests {
-    @Test(arguments: [
-        ("ZIP_03-09-2019.zip", "2019-09-03"), ("ZIP_3-9-2019", "2019-09-03"), ("route 2020-02-29.zip", "2020-02-29"),
-        ("stkp_01.12.2021", "2021-12-01"), ("ZIP_31-02-2019.zip", nil), ("Etapa_12.gpx", nil), ("ZIP_03-09_2019.zip", nil),
-        ("v1-2-3.zip", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("ZIP_03-09-2019.zip", "2019-09-03"), ("ZIP_3-9-2019", "2019-09-03"),
+            ("route 2020-02-29.zip", "2020-02-29"),
+            ("stkp_01.12.2021", "2021-12-01"), ("ZIP_31-02-2019.zip", nil), ("Etapa_12.gpx", nil),
+            ("ZIP_03-09_2019.zip", nil),
+            ("v1-2-3.zip", nil),
+        ] as [(String, String?)])
     func findsTheDateInAName(name: String, iso: String?) {
         #expect(BundleDate.find(in: name)?.iso == iso)
     }

@@ -1,20 +1,25 @@
-@testable import RouteKit
 import Testing
+
+@testable import RouteKit
 
 @Suite struct ControlPointListTests {
     /// Stretches of the real lists of the route (KT.gpx against kt.json): spelled differently, one entry the
     /// waypoints lack, one waypoint the list lacks.
     @Test func pairsTheWaypointsWithTheListInRouteOrder() {
         let waypoints = [
-            "Ljubljanski grad", "Sveti Jakob nad Medvodami", "Mihelčičev dom na Govejku", "Idrija pri Bači, Zlata ribica",
-            "Mladinski center v Ajdovščini", "Hrib Loški potok", "Koča na Kamen vrhu", "Plan. dom pri Gospodični na Gorjancih",
-            "Planina v Podbočju", "Rudijev dom", "Puhov muzej, Sakušak", "Maistrov stolp ", "Koča na Pesku", "Koča na Pesniku",
+            "Ljubljanski grad", "Sveti Jakob nad Medvodami", "Mihelčičev dom na Govejku",
+            "Idrija pri Bači, Zlata ribica",
+            "Mladinski center v Ajdovščini", "Hrib Loški potok", "Koča na Kamen vrhu",
+            "Plan. dom pri Gospodični na Gorjancih",
+            "Planina v Podbočju", "Rudijev dom", "Puhov muzej, Sakušak", "Maistrov stolp ", "Koča na Pesku",
+            "Koča na Pesniku",
             "Rudnik Mežica", "Dom Franca Goloba na Čemšeniški planini", "Razgledni stolp",
         ]
         let list = [
             "Ljubljanski grad", "Sv. Jakob nad Medvodami", "Mihelčičev dom na Govejku", "Idrija pri Bači",
             "MC Hiša mladih Ajdovščina", "KTC Loški Potok (Hotel Hrib)", "Planinski dom na Kamnem griču",
-            "Plan. dom pri Gospodični na Gorjancih", "Trdinov vrh", "Planina v Podbočju", "Rudijev dom pod Donačko goro",
+            "Plan. dom pri Gospodični na Gorjancih", "Trdinov vrh", "Planina v Podbočju",
+            "Rudijev dom pod Donačko goro",
             "Sakušak, Puhov muzej", "Zavrh, Maistrov stolp ", "Koča na Pesku", "Koča na Pesniku", "Muzej Mežica",
             "Dom Franca Goloba na Čem. planini",
         ].enumerated().map { ControlPointEntry(number: $0.offset + 1, name: $0.element) }
@@ -31,15 +36,17 @@ import Testing
     }
 
     @Test func readsNumbersAsStringsOrNumbersAndAddressesInLines() throws {
-        let json = #"[{"zapSt":"7","naziv":" Koča na Poreznu ","naslov":"Javni zavod\nPorezen 1\n","zig":""},{"zapSt":8,"naziv":"Cerkno"},{"naslov":"no name"},{"zapSt":"x","naziv":"Sečoveljske soline","zig":"Pri vhodu"}]"#
+        let json =
+            #"[{"zapSt":"7","naziv":" Koča na Poreznu ","naslov":"Javni zavod\nPorezen 1\n","zig":""},{"zapSt":8,"naziv":"Cerkno"},{"naslov":"no name"},{"zapSt":"x","naziv":"Sečoveljske soline","zig":"Pri vhodu"}]"#
         let value = try JSONValue.read(InputFile(name: "kt.json", bytes: Array(json.utf8)))
         let (entries, skipped) = ControlPointList.entries(try #require(value.elements))
         #expect(skipped == 1)
-        #expect(entries == [
-            ControlPointEntry(number: 7, name: "Koča na Poreznu", address: "Javni zavod, Porezen 1", stamp: nil),
-            ControlPointEntry(number: 8, name: "Cerkno"),
-            ControlPointEntry(number: nil, name: "Sečoveljske soline", stamp: "Pri vhodu"),
-        ])
+        #expect(
+            entries == [
+                ControlPointEntry(number: 7, name: "Koča na Poreznu", address: "Javni zavod, Porezen 1", stamp: nil),
+                ControlPointEntry(number: 8, name: "Cerkno"),
+                ControlPointEntry(number: nil, name: "Sečoveljske soline", stamp: "Pri vhodu"),
+            ])
     }
 
     @Test(arguments: [

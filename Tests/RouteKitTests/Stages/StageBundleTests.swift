@@ -1,6 +1,7 @@
 import Foundation
-@testable import RouteKit
 import Testing
+
+@testable import RouteKit
 
 @Suite struct StageBundleTests {
     func bundle(_ entries: [Zip.Entry]) throws -> StageBundle {
@@ -18,13 +19,18 @@ import Testing
         #expect(b.stages.map(\.name) == ["01: Ljubljana – Mihelčičev dom", "02: Mihelčičev dom – Koča na Blegošu"])
         #expect(b.stages[0].category == "Ljubljana" && b.stages[0].href == "https://example.org/01/")
         #expect(b.stages[0].fileName == "Etapa_1.gpx")
-        let first = b.stages[0].controlPoints.map { "\($0.number.map(String.init) ?? "-") \($0.name) | \($0.stamp ?? "")" }
+        let first = b.stages[0].controlPoints.map {
+            "\($0.number.map(String.init) ?? "-") \($0.name) | \($0.stamp ?? "")"
+        }
         #expect(first == ["1 Ljubljanski grad | V paviljonu", "2 Sv. Jakob nad Medvodami | Na drevesu"])
         #expect(b.stages[0].controlPoints[0].address == "Grajska planota 1, 1000 Ljubljana")
         #expect(b.stages[0].controlPoints[1].address == nil)
         #expect(b.stages[1].controlPoints.map(\.number) == [4])
         #expect(b.withoutPosition == [ControlPointEntry(number: 3, name: "Trdinov vrh", stamp: "V skrinjici")])
-        #expect(b.problems == ["kt.json lists 1 control point with no waypoint in KT.gpx, listed without a position: 3 Trdinov vrh"])
+        #expect(
+            b.problems == [
+                "kt.json lists 1 control point with no waypoint in KT.gpx, listed without a position: 3 Trdinov vrh"
+            ])
         // Times go back nowhere here; the stage's numbers are all there.
         #expect(b.stages[0].statistics.durationSeconds != nil)
     }
@@ -33,7 +39,12 @@ import Testing
         var entries = SampleBundle.entries()
         // The stages listed in reverse, one under a name of its own, a byte-order mark on the JSON and a stage.
         entries[0] = Zip.Entry(name: "Ljubljana.gpx", bytes: SampleBundle.stage(1, from: 46.0, bom: true))
-        entries[3] = Zip.Entry(name: "Etape.JSON", bytes: [0xEF, 0xBB, 0xBF] + Array(#"[{"name":"02: Druga","file":"etapa_2.GPX"},{"name":"01: Prva","file":"Ljubljana.gpx"},{"name":"03: Tretja","file":"Etapa_3.gpx"}]"#.utf8))
+        entries[3] = Zip.Entry(
+            name: "Etape.JSON",
+            bytes: [0xEF, 0xBB, 0xBF]
+                + Array(
+                    #"[{"name":"02: Druga","file":"etapa_2.GPX"},{"name":"01: Prva","file":"Ljubljana.gpx"},{"name":"03: Tretja","file":"Etapa_3.gpx"}]"#
+                        .utf8))
         let b = try bundle(entries)
         #expect(b.stages.map(\.number) == [1, 2])
         #expect(b.stages.map(\.name) == ["01: Prva", "02: Druga"])
@@ -56,7 +67,9 @@ import Testing
         #expect(problems.contains("kt.json is missing: no stamp locations"))
         #expect(problems.contains("Etapa 3.gpx:1:"))
         #expect(problems.contains("stage 3 left out"))
-        #expect(problems.contains("etapa-2.gpx left out: Etapa_2.gpx is stage 2 too") || problems.contains("Etapa_2.gpx left out: etapa-2.gpx is stage 2 too"))
+        #expect(
+            problems.contains("etapa-2.gpx left out: Etapa_2.gpx is stage 2 too")
+                || problems.contains("Etapa_2.gpx left out: etapa-2.gpx is stage 2 too"))
     }
 
     @Test func listsNamesInMessagesUpToTen() {
@@ -69,18 +82,25 @@ import Testing
         s.length2DMeters = 25_912
         s.ascent = AscentDescent(ascentMeters: 1091.4, descentMeters: 731.6)
         s.minElevationMeters = 292.4
-        let text = "Z Grajskega griča.   Dolžina:  Vzpon:  Spust: Trajanje: 3 ure Najnižja točka: Najvišja točka: 1384 m"
+        let text =
+            "Z Grajskega griča.   Dolžina:  Vzpon:  Spust: Trajanje: 3 ure Najnižja točka: Najvišja točka: 1384 m"
         let pieces = DescriptionPiece.filling(text, with: s)
         #expect(pieces.filter(\.isMeasured).map(\.text) == ["25,9 km", "1091 m", "732 m", "292 m"])
-        #expect(pieces.map(\.text).joined() == "Z Grajskega griča.   Dolžina: 25,9 km Vzpon: 1091 m Spust: 732 m Trajanje: 3 ure Najnižja točka: 292 m Najvišja točka: 1384 m")
+        #expect(
+            pieces.map(\.text).joined()
+                == "Z Grajskega griča.   Dolžina: 25,9 km Vzpon: 1091 m Spust: 732 m Trajanje: 3 ure Najnižja točka: 292 m Najvišja točka: 1384 m"
+        )
         // A description with its figures is left as it is.
         let full = "Dolžina: 38 km Vzpon: 1500 m Spust: 850 m"
         #expect(DescriptionPiece.filling(full, with: s) == [DescriptionPiece(text: full, isMeasured: false)])
         #expect(DescriptionPiece.filling("Dolžina:", with: TrackStatistics()).map(\.text) == ["Dolžina: ", "0,0 km"])
     }
 
-    @Test(arguments: [("Etapa 1.gpx", 1), ("Etapa_41.gpx", 41), ("ETAPA-07.GPX", 7), ("etapa.gpx", nil), ("Etapa_1a.gpx", nil),
-                      ("Etapa_99999999999999999999.gpx", nil), ("Etapa_١.gpx", nil), ("KT.gpx", nil)] as [(String, Int?)])
+    @Test(
+        arguments: [
+            ("Etapa 1.gpx", 1), ("Etapa_41.gpx", 41), ("ETAPA-07.GPX", 7), ("etapa.gpx", nil), ("Etapa_1a.gpx", nil),
+            ("Etapa_99999999999999999999.gpx", nil), ("Etapa_١.gpx", nil), ("KT.gpx", nil),
+        ] as [(String, Int?)])
     func readsTheStageNumberOfAFileName(name: String, number: Int?) {
         #expect(StageBundle.stageNumber(name) == number)
     }
