@@ -56,7 +56,8 @@ public enum RouteKitCLI {
         }
         guard let command = commands.first(where: { $0.name == first }) else {
             console.error(
-                "unknown command '\(first)'; the commands are \(commands.map { $0.name }.joined(separator: ", ")). See 'routekit --help'."
+                "unknown command '\(first)'; the commands are "
+                    + "\(commands.map { $0.name }.joined(separator: ", ")). See 'routekit --help'."
             )
             return .usage
         }

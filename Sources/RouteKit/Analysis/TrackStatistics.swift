@@ -200,7 +200,8 @@ public enum TimeProblem: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case let .goBack(steps, total):
             return
-                "times go back in \(steps) of \(total) steps (\(fixed(100 * Double(steps) / Double(max(total, 1)))) %), "
+                "times go back in \(steps) of \(total) steps "
+                + "(\(fixed(100 * Double(steps) / Double(max(total, 1)))) %), "
                 + "as in tracks joined from recordings of different days"
         case .jumpBack(let seconds):
             let span = seconds >= 86_400 ? "\(fixed(seconds / 86_400)) days" : "\(fixed(seconds / 3_600)) hours"

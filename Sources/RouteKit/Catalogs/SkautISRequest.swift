@@ -38,12 +38,14 @@ public struct SkautISRequest: Sendable {
     public func xml() -> String {
         var lines = [
             "<?xml version=\"1.0\" encoding=\"utf-8\"?>",
-            "<!-- SkautIS AdvertisingSummary: before sending, replace \(Self.applicationPlaceholder) with your application's"
+            "<!-- SkautIS AdvertisingSummary: before sending, replace \(Self.applicationPlaceholder) with your "
+                + "application's"
                 + " ID_Application and \(Self.loginPlaceholder) with a login token (ID_Login)"
                 + (unitNumber.map { ", and \(Self.unitPlaceholder) with the SkautIS id (ID_Unit) of unit \($0)" } ?? "")
                 + ". POST it to \(Self.endpoint) with the header SOAPAction: \"\(Self.soapAction)\". -->",
             "<soap:Envelope xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
-                + " xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\">",
+                + " xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" "
+                + "xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\">",
             "  <soap:Body>",
             "    <AdvertisingSummary xmlns=\"https://is.skaut.cz/\">",
             "      <advertisingSummaryInput>",

@@ -188,7 +188,8 @@ private final class FeatureConverter {
                 segments: coordinates?.elements ?? [], multi: true, details: details, properties: properties)
         default:
             try warn(
-                "feature \(featureIndex) is a \(type.isEmpty ? "geometry without a type" : type), which GPX cannot hold; left out"
+                "feature \(featureIndex) is a \(type.isEmpty ? "geometry without a type" : type), which GPX "
+                    + "cannot hold; left out"
             )
         }
     }
@@ -222,7 +223,8 @@ private final class FeatureConverter {
         let coordinate = Coordinate(latitude: n[1], longitude: n[0])
         guard coordinate.isValid else {
             try warn(
-                "feature \(featureIndex): position [\(DecimalText.string(n[0])), \(DecimalText.string(n[1]))] is out of range; left out"
+                "feature \(featureIndex): position [\(DecimalText.string(n[0])), \(DecimalText.string(n[1]))] is "
+                    + "out of range; left out"
             )
             return nil
         }

@@ -192,7 +192,8 @@ public final class GeoJSONWriter: GPXHandler {
             onWarning("\(what)\(name) has no points; left out")
         } else {
             onWarning(
-                "\(what)\(name) has no segment of two or more points (\(line.pointsSeen) point\(line.pointsSeen == 1 ? "" : "s")); "
+                "\(what)\(name) has no segment of two or more points (\(line.pointsSeen) "
+                    + "point\(line.pointsSeen == 1 ? "" : "s")); "
                     + "left out, since a GeoJSON line needs two positions")
         }
     }

@@ -185,7 +185,8 @@ final class JSONStreamParser {
         {
             guard scratch.count < maximumNumberLength else {
                 throw error(
-                    "'\(String(decoding: scratch.prefix(40), as: UTF8.self))…' is not a number (over \(maximumNumberLength) characters)"
+                    "'\(String(decoding: scratch.prefix(40), as: UTF8.self))…' is not a number (over "
+                        + "\(maximumNumberLength) characters)"
                 )
             }
             scratch.append(c)
@@ -215,7 +216,8 @@ final class JSONStreamParser {
                 scratch.append(c)
                 if scratch.count > maximumStringLength {
                     throw error(
-                        "a string over \(maximumStringLength / 1_000_000) MB, more than this reader accepts (a limit against hostile files)"
+                        "a string over \(maximumStringLength / 1_000_000) MB, more than this reader accepts (a "
+                            + "limit against hostile files)"
                     )
                 }
                 continue
@@ -223,7 +225,8 @@ final class JSONStreamParser {
             try escape()
             if scratch.count > maximumStringLength {
                 throw error(
-                    "a string over \(maximumStringLength / 1_000_000) MB, more than this reader accepts (a limit against hostile files)"
+                    "a string over \(maximumStringLength / 1_000_000) MB, more than this reader accepts (a limit "
+                        + "against hostile files)"
                 )
             }
         }

@@ -49,7 +49,8 @@ public final class MapProjection {
     public convenience init(center: Coordinate) throws {
         try self.init(
             definition:
-                "+proj=tmerc +lat_0=\(center.latitude) +lon_0=\(center.longitude) +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m"
+                "+proj=tmerc +lat_0=\(center.latitude) +lon_0=\(center.longitude) +k=1 +x_0=0 +y_0=0 +ellps=WGS84 "
+                + "+units=m"
         )
     }
 

@@ -5,8 +5,8 @@
 /// offset keeps its form (`Z`, `+01:00`, `+0100`, `+01`, or none). A time without an offset is a local time
 /// of an unknown zone: it is kept as such (``utcOffsetMinutes`` is nil) and its instant is computed as if it
 /// were UTC. Accepted: `YYYY-MM-DD` (or `YYYY/MM/DD`, as GDAL writes dates: written back with dashes), `T`
-/// (or `t` or a space), `hh:mm:ss`, an optional fraction (`.` or `,`), an optional offset; the date must exist (no 31 April), hours 0–23, minutes 0–59, seconds 0–60 (a leap
-/// second).
+/// (or `t` or a space), `hh:mm:ss`, an optional fraction (`.` or `,`), an optional offset; the date must exist
+/// (no 31 April), hours 0–23, minutes 0–59, seconds 0–60 (a leap second).
 public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Whole seconds since 1970-01-01T00:00:00Z, not counting leap seconds.
     public let secondsSinceEpoch: Int64

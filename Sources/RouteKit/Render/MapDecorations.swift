@@ -67,7 +67,9 @@ enum MapDecorations {
     /// A north arrow with its tip at (x, y − 22).
     static func northArrow(x: Double, y: Double, into svg: inout SVGWriter) {
         svg.raw(
-            "<path d=\"M\(SVGWriter.number(x)) \(SVGWriter.number(y - 22))L\(SVGWriter.number(x + 7)) \(SVGWriter.number(y))L\(SVGWriter.number(x)) \(SVGWriter.number(y - 5))L\(SVGWriter.number(x - 7)) \(SVGWriter.number(y))Z\" fill=\"#333\"/>"
+            "<path d=\"M\(SVGWriter.number(x)) \(SVGWriter.number(y - 22))L\(SVGWriter.number(x + 7)) "
+                + "\(SVGWriter.number(y))L\(SVGWriter.number(x)) "
+                + "\(SVGWriter.number(y - 5))L\(SVGWriter.number(x - 7)) \(SVGWriter.number(y))Z\" fill=\"#333\"/>"
         )
         svg.text(
             "N", x: x, y: y - 26,

@@ -193,7 +193,8 @@ public struct ProfileChart {
                 svg.text(
                     label, x: toLeft ? px - 8 : px + 8, y: min(py - 6, plot.base - 6),
                     attributes:
-                        "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(toLeft ? "end" : "start")\""
+                        "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" "
+                        + "text-anchor=\"\(toLeft ? "end" : "start")\""
                 )
             }
         }

@@ -40,21 +40,24 @@ package struct SVGWriter {
     /// A line from (x1, y1) to (x2, y2).
     package mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, attributes: String) {
         raw(
-            "<line x1=\"\(Self.number(x1))\" y1=\"\(Self.number(y1))\" x2=\"\(Self.number(x2))\" y2=\"\(Self.number(y2))\" \(attributes)/>"
+            "<line x1=\"\(Self.number(x1))\" y1=\"\(Self.number(y1))\" x2=\"\(Self.number(x2))\" "
+                + "y2=\"\(Self.number(y2))\" \(attributes)/>"
         )
     }
 
     /// Text at (x, y); `content` is escaped here.
     package mutating func text(_ content: String, x: Double, y: Double, attributes: String = "") {
         raw(
-            "<text x=\"\(Self.number(x))\" y=\"\(Self.number(y))\"\(attributes.isEmpty ? "" : " " + attributes)>\(Self.escape(content))</text>"
+            "<text x=\"\(Self.number(x))\" y=\"\(Self.number(y))\"\(attributes.isEmpty ? "" : " " + attributes)>"
+                + "\(Self.escape(content))</text>"
         )
     }
 
     /// A rectangle.
     package mutating func rect(x: Double, y: Double, width: Double, height: Double, attributes: String) {
         raw(
-            "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(width))\" height=\"\(Self.number(height))\" \(attributes)/>"
+            "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(width))\" "
+                + "height=\"\(Self.number(height))\" \(attributes)/>"
         )
     }
 
@@ -67,7 +70,8 @@ package struct SVGWriter {
     package func document(title: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.number(width, decimals: 0))" height="\(Self.number(height, decimals: 0))" \
+        <svg xmlns="http://www.w3.org/2000/svg" \
+        width="\(Self.number(width, decimals: 0))" height="\(Self.number(height, decimals: 0))" \
         viewBox="0 0 \(Self.number(width, decimals: 0)) \(Self.number(height, decimals: 0))" \
         font-family="DejaVu Sans, Helvetica, Arial, sans-serif" role="img">
         <title>\(Self.escape(title))</title>

@@ -101,7 +101,8 @@ public struct TrackMap {
             svg.path(
                 projectedCircle.map(frame.screen), closed: true,
                 attributes:
-                    "fill=\"#dfeaf5\" fill-opacity=\"0.6\" stroke=\"#2f6db3\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\""
+                    "fill=\"#dfeaf5\" fill-opacity=\"0.6\" stroke=\"#2f6db3\" stroke-width=\"1.5\" "
+                    + "stroke-dasharray=\"6 4\""
             )
         }
         var labels = LabelPlacer(bounds: (2, frame.top - 10, width - 2, height - frame.bottom + 10))
@@ -111,8 +112,10 @@ public struct TrackMap {
         if let search, let p = projection.project(search.center) {
             let c = frame.screen(p)
             svg.raw(
-                "<path d=\"M\(SVGWriter.number(c.0 - 7)) \(SVGWriter.number(c.1))L\(SVGWriter.number(c.0 + 7)) \(SVGWriter.number(c.1))"
-                    + "M\(SVGWriter.number(c.0)) \(SVGWriter.number(c.1 - 7))L\(SVGWriter.number(c.0)) \(SVGWriter.number(c.1 + 7))\" "
+                "<path d=\"M\(SVGWriter.number(c.0 - 7)) \(SVGWriter.number(c.1))L\(SVGWriter.number(c.0 + 7)) "
+                    + "\(SVGWriter.number(c.1))"
+                    + "M\(SVGWriter.number(c.0)) \(SVGWriter.number(c.1 - 7))L\(SVGWriter.number(c.0)) "
+                    + "\(SVGWriter.number(c.1 + 7))\" "
                     + "stroke=\"#111\" stroke-width=\"2.5\"/>")
         }
         MapDecorations.scaleBar(
@@ -177,12 +180,14 @@ public struct TrackMap {
                 svg.path(
                     simple,
                     attributes:
-                        "fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" stroke-linejoin=\"round\" stroke-linecap=\"round\""
+                        "fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" stroke-linejoin=\"round\" "
+                        + "stroke-linecap=\"round\""
                 )
                 svg.path(
                     simple,
                     attributes:
-                        "fill=\"none\" stroke=\"\(color)\" stroke-width=\"2.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\""
+                        "fill=\"none\" stroke=\"\(color)\" stroke-width=\"2.5\" stroke-linejoin=\"round\" "
+                        + "stroke-linecap=\"round\""
                 )
             }
         }
@@ -331,7 +336,9 @@ public struct TrackMap {
         let style = "fill=\"none\" stroke=\"#d9d4c7\" stroke-width=\"0.8\""
         let frame = (x: margin - 14, y: top - 14, w: width - 2 * margin + 28, h: height - bottom - top + 32)
         svg.raw(
-            "<clipPath id=\"\(idPrefix)-frame\"><rect x=\"\(SVGWriter.number(frame.x))\" y=\"\(SVGWriter.number(frame.y))\" width=\"\(SVGWriter.number(frame.w))\" height=\"\(SVGWriter.number(frame.h))\"/></clipPath>"
+            "<clipPath id=\"\(idPrefix)-frame\"><rect x=\"\(SVGWriter.number(frame.x))\" "
+                + "y=\"\(SVGWriter.number(frame.y))\" width=\"\(SVGWriter.number(frame.w))\" "
+                + "height=\"\(SVGWriter.number(frame.h))\"/></clipPath>"
         )
         // A line's points from the last one before the frame to the first one after it: the rest is clipped anyway.
         func insideFrame(_ points: [(Double, Double)]) -> [(Double, Double)] {

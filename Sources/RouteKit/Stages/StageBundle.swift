@@ -146,7 +146,8 @@ public struct StageBundle: Sendable {
         defer {
             if !absent.isEmpty {
                 problems.append(
-                    "etape.json names \(absent.count) file\(absent.count == 1 ? "" : "s") not in the bundle: \(Self.list(absent))"
+                    "etape.json names \(absent.count) file\(absent.count == 1 ? "" : "s") not in the bundle: "
+                        + "\(Self.list(absent))"
                 )
             }
         }

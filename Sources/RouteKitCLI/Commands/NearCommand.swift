@@ -239,7 +239,8 @@ struct NearCommand: Command {
                 "routekit: read \(rooms.count) clubrooms in \(Clock.milliseconds(read - started)); "
                     + (exhaustive
                         ? "no index (--exhaustive); " : "index built in \(Clock.milliseconds(built - read)); ")
-                    + "\(positions.count) quer\(positions.count == 1 ? "y" : "ies") answered in \(Clock.milliseconds(searched - built)) "
+                    + "\(positions.count) quer\(positions.count == 1 ? "y" : "ies") answered in "
+                    + "\(Clock.milliseconds(searched - built)) "
                     + "(\(Clock.milliseconds((searched - built) / Double(positions.count))) each, \(found) results)")
         }
         var buffer = ByteBuffer(capacity: 1 << 16)
@@ -341,7 +342,8 @@ struct NearCommand: Command {
                 "routekit: replace \(SkautISRequest.applicationPlaceholder) and \(SkautISRequest.loginPlaceholder)"
                     + (filter.unit == nil ? "" : " and \(SkautISRequest.unitPlaceholder)")
                     + " in the request, then send it:\n"
-                    + "  curl -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: \"\(SkautISRequest.soapAction)\"' "
+                    + "  curl -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: "
+                    + "\"\(SkautISRequest.soapAction)\"' "
                     + "--data @\(file) \(SkautISRequest.endpoint) > clubrooms.xml\n"
                     + "  routekit near --at LAT,LON clubrooms.xml")
         }
@@ -361,10 +363,12 @@ struct NearCommand: Command {
         guard !catalog.skipped.isEmpty, !quiet else { return }
         let first = catalog.skipped.prefix(3).map { "\($0.file):\($0.line): \($0.reason)" }.joined(separator: "; ")
         var message =
-            "\(catalog.skipped.count) of \(catalog.recordCount) records left out for want of usable coordinates (\(first)\(catalog.skipped.count > 3 ? "; …" : ""))"
+            "\(catalog.skipped.count) of \(catalog.recordCount) records left out for want of usable coordinates "
+            + "(\(first)\(catalog.skipped.count > 3 ? "; …" : ""))"
         if catalog.swappedLooking > 0 {
             message +=
-                "; \(catalog.swappedLooking) have a latitude beyond ±90 but a longitude within it: are the latitude and longitude columns swapped?"
+                "; \(catalog.swappedLooking) have a latitude beyond ±90 but a longitude within it: are the "
+                + "latitude and longitude columns swapped?"
         }
         console.warning(message)
     }

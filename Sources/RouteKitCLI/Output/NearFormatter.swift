@@ -82,7 +82,8 @@ enum NearFormatter {
             let count = answer.clubrooms.count
             b.append(
                 string:
-                    "\(count) clubroom\(count == 1 ? "" : "s") within \(DecimalText.fixed(radius / 1000, decimals: 1)) km.\n"
+                    "\(count) clubroom\(count == 1 ? "" : "s") within "
+                    + "\(DecimalText.fixed(radius / 1000, decimals: 1)) km.\n"
             )
         }
     }
@@ -267,9 +268,8 @@ enum NearFormatter {
     }
 
     static func csv(_ answers: [NearCommand.Answer], into b: inout ByteBuffer) {
-        b.append(
-            "query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,units,meetings,water_scouts\n"
-        )
+        b.append("query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,")
+        b.append("units,meetings,water_scouts\n")
         for answer in answers {
             for m in answer.clubrooms {
                 csvRow(answer.query.label, m.clubroom, distance: m.distanceMeters, into: &b) { b in

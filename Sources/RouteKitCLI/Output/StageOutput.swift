@@ -48,7 +48,8 @@ enum StageOutput {
         summaryJSON(total, &b)
         b.append(
             string:
-                ",\"control_points\":\(data.stages.reduce(0) { $0 + $1.controlPoints.count })},\n\"unassigned_control_points\":["
+                ",\"control_points\":\(data.stages.reduce(0) { $0 + $1.controlPoints.count })},\n"
+                + "\"unassigned_control_points\":["
         )
         for (k, p) in data.unassigned.enumerated() {
             if k > 0 { b.append(0x2C) }
@@ -113,7 +114,8 @@ enum StageOutput {
     private static func summaryJSON(_ s: TrackStatistics, _ b: inout ByteBuffer) {
         b.append(
             string: "\"length_2d_m\":\(number(s.length2DMeters)),\"ascent_m\":\(number(s.ascent?.ascentMeters)),"
-                + "\"descent_m\":\(number(s.ascent?.descentMeters)),\"min_elevation_m\":\(number(s.minElevationMeters)),"
+                + "\"descent_m\":\(number(s.ascent?.descentMeters)),"
+                + "\"min_elevation_m\":\(number(s.minElevationMeters)),"
                 + "\"max_elevation_m\":\(number(s.maxElevationMeters))")
     }
 
@@ -181,7 +183,8 @@ enum StageOutput {
     private static func dateLine(_ data: StageBundle) -> String {
         guard let date = data.date else { return "" }
         return
-            "<p class=\"date\">Route data of <time datetime=\"\(date.iso)\">\(date.text)</time> <span class=\"iso\">(\(date.iso))</span></p>\n"
+            "<p class=\"date\">Route data of <time datetime=\"\(date.iso)\">\(date.text)</time> <span "
+            + "class=\"iso\">(\(date.iso))</span></p>\n"
     }
 
     /// A control point in a list: number, name, where along the stage, address and stamp.
@@ -215,18 +218,25 @@ enum StageOutput {
 
     private static let styleSheet = """
         <style>
-        body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; margin: 0; color: #222; background: #fbfaf6; line-height: 1.45; }
+        body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; margin: 0; \
+        color: #222; background: #fbfaf6; line-height: 1.45; }
         main { max-width: 1000px; margin: 0 auto; padding: 1rem; }
-        h1 { font-size: 1.6rem; margin: .5rem 0; } h2 { font-size: 1.25rem; margin-top: 2.5rem; border-top: 2px solid #d9d4c7; padding-top: 1rem; }
-        svg { width: 100%; height: auto; display: block; background: #fff; border: 1px solid #e5e0d3; border-radius: 6px; margin: .75rem 0; }
-        table { border-collapse: collapse; width: 100%; font-size: .95rem; } td, th { padding: .3rem .5rem; border-bottom: 1px solid #e5e0d3; text-align: left; }
+        h1 { font-size: 1.6rem; margin: .5rem 0; } \
+        h2 { font-size: 1.25rem; margin-top: 2.5rem; border-top: 2px solid #d9d4c7; padding-top: 1rem; }
+        svg { width: 100%; height: auto; display: block; background: #fff; border: 1px solid #e5e0d3; \
+        border-radius: 6px; margin: .75rem 0; }
+        table { border-collapse: collapse; width: 100%; font-size: .95rem; } \
+        td, th { padding: .3rem .5rem; border-bottom: 1px solid #e5e0d3; text-align: left; }
         td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
         .totals { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .5rem; }
         .totals div { background: #fff; border: 1px solid #e5e0d3; border-radius: 6px; padding: .5rem .75rem; }
         .totals b { display: block; font-size: 1.3rem; }
-        nav ol { columns: 2 16rem; padding-left: 1.5rem; } nav ol.numbered { list-style: none; padding-left: 0; } .cat { color: #7a6f55; font-size: .9rem; } a { color: #1b5fa8; }
-        ul.kt li { margin: .2rem 0; } .measured { background: #eef4e6; border-bottom: 1px dotted #5a7d2a; padding: 0 .15rem; }
-        .date { font-size: 1.05rem; margin: .25rem 0; } .iso { white-space: nowrap; color: #666; } .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
+        nav ol { columns: 2 16rem; padding-left: 1.5rem; } nav ol.numbered { list-style: none; padding-left: 0; } \
+        .cat { color: #7a6f55; font-size: .9rem; } a { color: #1b5fa8; }
+        ul.kt li { margin: .2rem 0; } \
+        .measured { background: #eef4e6; border-bottom: 1px dotted #5a7d2a; padding: 0 .15rem; }
+        .date { font-size: 1.05rem; margin: .25rem 0; } .iso { white-space: nowrap; color: #666; } \
+        .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
         @media (max-width: 480px) { table { font-size: .85rem; } td, th { padding: .25rem .3rem; } }
         </style>
         """
@@ -247,7 +257,8 @@ enum StageOutput {
             <body>
             <main>
             <h1>The route in \(data.stages.count) stage\(data.stages.count == 1 ? "" : "s")</h1>
-            \(dateLine(data))<p class="note">Works without a connection: everything is on this page. Synthetic or published data as given in the bundle.</p>
+            \(dateLine(data))<p class="note">Works without a connection: everything is on this page. \
+            Synthetic or published data as given in the bundle.</p>
             <div class="totals">
             <div><b>\(km(total.length2DMeters))</b>length</div>
             <div><b>\(metres(total.ascent?.ascentMeters))</b>ascent</div>
@@ -277,7 +288,8 @@ enum StageOutput {
         var h = ""
         if !data.unassigned.isEmpty {
             h +=
-                "<p class=\"note\">Control points near no stage: \(data.unassigned.map { escape($0.name) }.joined(separator: ", ")).</p>\n"
+                "<p class=\"note\">Control points near no stage: "
+                + "\(data.unassigned.map { escape($0.name) }.joined(separator: ", ")).</p>\n"
         }
         guard !data.withoutPosition.isEmpty else { return h }
         h += "<h3>Control points without a position</h3>\n"

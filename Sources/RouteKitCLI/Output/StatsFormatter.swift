@@ -147,8 +147,10 @@ enum StatsFormatter {
         if let a = rows.max(by: { $0.stats.points < $1.stats.points })?.stats.ascent {
             b.append(
                 string:
-                    "\nAscent: elevation noise estimated at ±\(DecimalText.fixed(a.noiseMeters, decimals: 2)) m; smoothed over "
-                    + "\(DecimalText.fixed(a.smoothingMeters, decimals: 0)) m, rises under \(DecimalText.fixed(a.thresholdMeters, decimals: 2)) m ignored "
+                    "\nAscent: elevation noise estimated at ±\(DecimalText.fixed(a.noiseMeters, decimals: 2)) m; "
+                    + "smoothed over "
+                    + "\(DecimalText.fixed(a.smoothingMeters, decimals: 0)) m, rises under "
+                    + "\(DecimalText.fixed(a.thresholdMeters, decimals: 2)) m ignored "
                     + "(the longest track's values).\nMoving: between fixes at 0.5 m/s or more. Max speed: over 10 s "
                     + "or more. Grades: over 100 m or more.\n")
         }

@@ -18,7 +18,8 @@ enum OptionValues {
         { text, option in
             guard let v = Double(text), range.contains(v), v == v.rounded() else {
                 throw CLIError.usage(
-                    "\(option) takes whole pixels from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'"
+                    "\(option) takes whole pixels from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not "
+                        + "'\(text)'"
                 )
             }
             return v
