@@ -97,20 +97,12 @@ public struct TrackMap {
             margin: frame.margin, idPrefix: idPrefix, into: &svg)
         svg.text(title, x: frame.margin, y: 30, attributes: "font-size=\"18\" font-weight=\"bold\" fill=\"#222\"")
         if let subtitle { svg.text(subtitle, x: frame.margin, y: 48, attributes: "font-size=\"12\" fill=\"#555\"") }
-        if !projectedCircle.isEmpty {
-            svg.path(
-                projectedCircle.map(frame.screen), closed: true,
-                attributes:
-                    "fill=\"#dfeaf5\" fill-opacity=\"0.6\" stroke=\"#2f6db3\" stroke-width=\"1.5\" "
-                    + "stroke-dasharray=\"6 4\""
-            )
-        }
+        drawSearch(search, circle: projectedCircle, frame: frame, into: &svg)
         var labels = LabelPlacer(bounds: (2, frame.top - 10, width - 2, height - frame.bottom + 10))
         try drawLines(projectedLines, frame: frame, labels: &labels, into: &svg)
         drawMarkers(markers, frame: frame, labels: &labels, into: &svg)
         drawClubrooms(clubrooms, frame: frame, labels: &labels, into: &svg)
-        if let search, let p = projection.project(search.center) {
-            let c = frame.screen(p)
+        if let search, let c = frame.screen(search.center) {
             svg.raw(
                 "<path d=\"M\(SVGWriter.number(c.0 - 7)) \(SVGWriter.number(c.1))L\(SVGWriter.number(c.0 + 7)) "
                     + "\(SVGWriter.number(c.1))"
@@ -130,6 +122,17 @@ public struct TrackMap {
             )
         }
         return svg.document(title: title)
+    }
+
+    /// The search's circle, dashed (drawn under everything but the graticule).
+    private func drawSearch(
+        _ search: Search?, circle: [(x: Double, y: Double)], frame: Frame, into svg: inout SVGWriter
+    ) {
+        guard search != nil, !circle.isEmpty else { return }
+        svg.path(
+            circle.map(frame.screen), closed: true,
+            attributes: "fill=\"#dfeaf5\" fill-opacity=\"0.6\" stroke=\"#2f6db3\" stroke-width=\"1.5\" "
+                + "stroke-dasharray=\"6 4\"")
     }
 
     /// Where the data lands on the map: the projected data fitted into the frame between the margins, the
@@ -323,71 +326,65 @@ public struct TrackMap {
         )
     }
 
+    /// The frame the graticule is clipped to: a little larger than the plot.
+    private typealias Box = (x: Double, y: Double, w: Double, h: Double)
+
+    /// A line's points from the last one before `box` to the first one after it: the rest is clipped anyway.
+    private static func inside(_ box: Box, _ points: [(Double, Double)]) -> [(Double, Double)] {
+        let inside = points.indices.filter {
+            points[$0].0 >= box.x && points[$0].0 <= box.x + box.w && points[$0].1 >= box.y
+                && points[$0].1 <= box.y + box.h
+        }
+        guard let first = inside.first, let last = inside.last else { return points }
+        return Array(points[max(first - 1, 0)...min(last + 1, points.count - 1)])
+    }
+
     /// Meridians and parallels at a round step in degrees, with labels at the map's edges.
     private func drawGraticule(
         bounds: Bounds, projection: MapProjection, screen: ((x: Double, y: Double)) -> (Double, Double),
         top: Double, bottom: Double, margin: Double, idPrefix: String, into svg: inout SVGWriter
     ) {
         let (step, west, east, south, north) = graticuleExtent(bounds: bounds, projection: projection, screen: screen)
+        let decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3
         func label(_ v: Double, _ positive: String, _ negative: String) -> String {
-            let decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3
-            return "\(SVGWriter.number(abs(v), decimals: decimals))°\(v < 0 ? negative : positive)"
+            "\(SVGWriter.number(abs(v), decimals: decimals))°\(v < 0 ? negative : positive)"
         }
-        let style = "fill=\"none\" stroke=\"#d9d4c7\" stroke-width=\"0.8\""
-        let frame = (x: margin - 14, y: top - 14, w: width - 2 * margin + 28, h: height - bottom - top + 32)
+        let style = "fill=\"none\" stroke=\"#d9d4c7\" stroke-width=\"0.8\" clip-path=\"url(#\(idPrefix)-frame)\""
+        let box: Box = (x: margin - 14, y: top - 14, w: width - 2 * margin + 28, h: height - bottom - top + 32)
         svg.raw(
-            "<clipPath id=\"\(idPrefix)-frame\"><rect x=\"\(SVGWriter.number(frame.x))\" "
-                + "y=\"\(SVGWriter.number(frame.y))\" width=\"\(SVGWriter.number(frame.w))\" "
-                + "height=\"\(SVGWriter.number(frame.h))\"/></clipPath>"
+            "<clipPath id=\"\(idPrefix)-frame\"><rect x=\"\(SVGWriter.number(box.x))\" "
+                + "y=\"\(SVGWriter.number(box.y))\" width=\"\(SVGWriter.number(box.w))\" "
+                + "height=\"\(SVGWriter.number(box.h))\"/></clipPath>"
         )
-        // A line's points from the last one before the frame to the first one after it: the rest is clipped anyway.
-        func insideFrame(_ points: [(Double, Double)]) -> [(Double, Double)] {
-            let inside = points.indices.filter {
-                points[$0].0 >= frame.x && points[$0].0 <= frame.x + frame.w && points[$0].1 >= frame.y
-                    && points[$0].1 <= frame.y + frame.h
-            }
-            guard let first = inside.first, let last = inside.last else { return points }
-            return Array(points[max(first - 1, 0)...min(last + 1, points.count - 1)])
-        }
         var texts: [(String, Double, Double, String)] = []
-        let textStyle = "font-size=\"10\" fill=\"#8a8372\""
-        var lon = (west / step).rounded(.up) * step
-        while lon <= east {
+        // Meridians, labelled along the bottom.
+        for lon in stride(from: (west / step).rounded(.up) * step, through: east, by: step) {
             let points = (0...40).compactMap {
                 projection.project(Coordinate(latitude: south + (north - south) * Double($0) / 40, longitude: lon))
             }.map(screen)
-            let clipped = points.filter { $0.0 >= margin && $0.0 <= width - margin }
-            if clipped.count >= 2 {
-                svg.path(insideFrame(points), attributes: style + " clip-path=\"url(#\(idPrefix)-frame)\"")
-                if let bottomPoint = points.min(by: {
-                    abs($0.1 - (height - bottom + 18)) < abs($1.1 - (height - bottom + 18))
-                }),
-                    bottomPoint.0 > margin, bottomPoint.0 < width - margin
-                {
-                    texts.append((label(lon, "E", "W"), bottomPoint.0, height - bottom + 30, " text-anchor=\"middle\""))
-                }
+            guard points.filter({ $0.0 >= margin && $0.0 <= width - margin }).count >= 2 else { continue }
+            svg.path(Self.inside(box, points), attributes: style)
+            let labelY = height - bottom + 18
+            if let p = points.min(by: { abs($0.1 - labelY) < abs($1.1 - labelY) }), p.0 > margin, p.0 < width - margin {
+                texts.append((label(lon, "E", "W"), p.0, height - bottom + 30, " text-anchor=\"middle\""))
             }
-            lon += step
         }
-        var lat = (south / step).rounded(.up) * step
-        while lat <= north {
+        // Parallels, labelled along the left edge.
+        for lat in stride(from: (south / step).rounded(.up) * step, through: north, by: step) {
             let points = (0...40).compactMap {
                 projection.project(Coordinate(latitude: lat, longitude: west + (east - west) * Double($0) / 40))
             }.map(screen)
-            let clipped = points.filter { $0.1 >= top && $0.1 <= height - bottom }
-            if clipped.count >= 2 {
-                svg.path(insideFrame(points), attributes: style + " clip-path=\"url(#\(idPrefix)-frame)\"")
-                if let leftPoint = points.min(by: { abs($0.0 - frame.x) < abs($1.0 - frame.x) }), leftPoint.1 > top,
-                    leftPoint.1 < height - bottom
-                {
-                    texts.append((label(lat, "N", "S"), frame.x + 3, leftPoint.1 - 3, ""))
-                }
+            guard points.filter({ $0.1 >= top && $0.1 <= height - bottom }).count >= 2 else { continue }
+            svg.path(Self.inside(box, points), attributes: style)
+            if let p = points.min(by: { abs($0.0 - box.x) < abs($1.0 - box.x) }), p.1 > top, p.1 < height - bottom {
+                texts.append((label(lat, "N", "S"), box.x + 3, p.1 - 3, ""))
             }
-            lat += step
         }
-        for (text, x, y, extra) in texts { svg.text(text, x: x, y: y, attributes: textStyle + extra) }
+        for (text, x, y, extra) in texts {
+            svg.text(text, x: x, y: y, attributes: "font-size=\"10\" fill=\"#8a8372\"" + extra)
+        }
         svg.rect(
-            x: frame.x, y: frame.y, width: frame.w, height: frame.h,
+            x: box.x, y: box.y, width: box.w, height: box.h,
             attributes: "fill=\"none\" stroke=\"#bdb6a4\" stroke-width=\"1\"")
     }
 }
