@@ -68,10 +68,9 @@ public struct TrackMap {
         search: Search? = nil,
         idPrefix: String = "map"
     ) throws -> String {
-        let circle = search?.circle ?? []
         let all =
             lines.flatMap { $0.segments.flatMap { $0 } } + markers.map(\.coordinate) + clubrooms.map(\.coordinate)
-            + circle + (search.map { [$0.center] } ?? [])
+            + (search?.circle ?? []) + (search.map { [$0.center] } ?? [])
         guard let first = all.first else {
             var empty = SVGWriter(width: width, height: height)
             empty.text("Nothing to draw", x: width / 2, y: height / 2, attributes: "text-anchor=\"middle\"")
@@ -84,19 +83,17 @@ public struct TrackMap {
             ?? Coordinate(latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2)
         let projection = try MapProjection(center: center, kind: projectionKind)
         let projectedLines = lines.map { $0.segments.map { $0.compactMap { projection.project($0) } } }
-        let projectedCircle = circle.compactMap { projection.project($0) }
+        let projectedCircle = (search?.circle ?? []).compactMap { projection.project($0) }
         let frame = Frame(
             width: width, height: height, projection: projection,
             fitting: projectedLines.flatMap { $0.flatMap { $0 } } + projectedCircle
                 + (markers + clubrooms).compactMap { projection.project($0.coordinate) })
-
         var svg = SVGWriter(width: width, height: height)
         svg.rect(x: 0, y: 0, width: width, height: height, attributes: "fill=\"#fbfaf6\"")
         drawGraticule(
             bounds: bounds, projection: projection, screen: frame.screen, top: frame.top, bottom: frame.bottom,
             margin: frame.margin, idPrefix: idPrefix, into: &svg)
-        svg.text(title, x: frame.margin, y: 30, attributes: "font-size=\"18\" font-weight=\"bold\" fill=\"#222\"")
-        if let subtitle { svg.text(subtitle, x: frame.margin, y: 48, attributes: "font-size=\"12\" fill=\"#555\"") }
+        drawTitle(title, subtitle: subtitle, frame: frame, into: &svg)
         drawSearch(search, circle: projectedCircle, frame: frame, into: &svg)
         var labels = LabelPlacer(bounds: (2, frame.top - 10, width - 2, height - frame.bottom + 10))
         try drawLines(projectedLines, frame: frame, labels: &labels, into: &svg)
@@ -122,6 +119,11 @@ public struct TrackMap {
             )
         }
         return svg.document(title: title)
+    }
+
+    private func drawTitle(_ title: String, subtitle: String?, frame: Frame, into svg: inout SVGWriter) {
+        svg.text(title, x: frame.margin, y: 30, attributes: "font-size=\"18\" font-weight=\"bold\" fill=\"#222\"")
+        if let subtitle { svg.text(subtitle, x: frame.margin, y: 48, attributes: "font-size=\"12\" fill=\"#555\"") }
     }
 
     /// The search's circle, dashed (drawn under everything but the graticule).
