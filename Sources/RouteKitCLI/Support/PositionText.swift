@@ -41,64 +41,83 @@ enum PositionText {
 
     /// Degrees with optional minutes and seconds, each angle marked N/S or E/W (before or after it).
     static func parseSexagesimal(_ text: String) -> Coordinate? {
-        var numbers: [Double] = []
-        var latitude: Double?
-        var longitude: Double?
-        var pendingHemisphere: Character?
-        var token = ""
-        func flushNumber() -> Bool {
-            guard !token.isEmpty else { return true }
-            defer { token = "" }
-            guard let v = DecimalText.parse(token), numbers.count < 3 else { return false }
-            numbers.append(v)
-            return true
-        }
-        func close(_ hemisphere: Character) -> Bool {
-            guard !numbers.isEmpty else { return false }
-            let minutes = numbers.count > 1 ? numbers[1] : 0
-            let seconds = numbers.count > 2 ? numbers[2] : 0
-            guard minutes >= 0, minutes < 60, seconds >= 0, seconds < 60, numbers[0] >= 0 else { return false }
-            let value = numbers[0] + minutes / 60 + seconds / 3600
-            numbers = []
-            switch hemisphere {
-            case "N", "S":
-                guard latitude == nil else { return false }
-                latitude = hemisphere == "S" ? -value : value
-            default:
-                guard longitude == nil else { return false }
-                longitude = hemisphere == "W" ? -value : value
-            }
-            return true
-        }
+        var reader = SexagesimalReader()
         for ch in text.uppercased() {
-            if ch.isNumber || ch == "." {
-                token.append(ch)
-                continue
-            }
-            guard flushNumber() else { return nil }
-            if "NSEW".contains(ch) {
-                if let h = pendingHemisphere, !numbers.isEmpty {
-                    // Letters written before their angles: this one starts the next angle.
-                    guard close(h) else { return nil }
-                    pendingHemisphere = ch
-                } else if numbers.isEmpty {
-                    pendingHemisphere = ch
-                } else {
-                    guard close(ch) else { return nil }  // written after the angle
-                }
-            } else if "°'′\"″ ,;".contains(ch) || ch == "\u{2019}" || ch == "\u{201D}" {
-                if let h = pendingHemisphere, !numbers.isEmpty, ch == "," || ch == ";" {
-                    guard close(h) else { return nil }
-                    pendingHemisphere = nil
-                }
-            } else {
-                return nil
-            }
+            guard reader.read(ch) else { return nil }
         }
+        return reader.finish()
+    }
+}
+
+/// The state of reading `49°11'42"N 16°36'24"E` (or `N 49° 11.707' E 16° 36.408'`) character by character.
+private struct SexagesimalReader {
+    private var numbers: [Double] = []
+    private var latitude: Double?
+    private var longitude: Double?
+    private var pendingHemisphere: Character?
+    private var token = ""
+
+    /// Takes one character (upper case); false when the text cannot be a position.
+    mutating func read(_ ch: Character) -> Bool {
+        if ch.isNumber || ch == "." {
+            token.append(ch)
+            return true
+        }
+        guard flushNumber() else { return false }
+        if "NSEW".contains(ch) {
+            if let h = pendingHemisphere, !numbers.isEmpty {
+                // Letters written before their angles: this one starts the next angle.
+                guard close(h) else { return false }
+                pendingHemisphere = ch
+            } else if numbers.isEmpty {
+                pendingHemisphere = ch
+            } else {
+                return close(ch)  // written after the angle
+            }
+        } else if "°'′\"″ ,;".contains(ch) || ch == "\u{2019}" || ch == "\u{201D}" {
+            if let h = pendingHemisphere, !numbers.isEmpty, ch == "," || ch == ";" {
+                guard close(h) else { return false }
+                pendingHemisphere = nil
+            }
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// The position read, when both angles were read and it is a valid one.
+    mutating func finish() -> Coordinate? {
         guard flushNumber() else { return nil }
         if let h = pendingHemisphere, !numbers.isEmpty { guard close(h) else { return nil } }
         guard let lat = latitude, let lon = longitude, numbers.isEmpty else { return nil }
         let c = Coordinate(latitude: lat, longitude: lon)
         return c.isValid ? c : nil
+    }
+
+    private mutating func flushNumber() -> Bool {
+        guard !token.isEmpty else { return true }
+        defer { token = "" }
+        guard let v = DecimalText.parse(token), numbers.count < 3 else { return false }
+        numbers.append(v)
+        return true
+    }
+
+    /// Ends an angle: its degrees, minutes and seconds with its hemisphere.
+    private mutating func close(_ hemisphere: Character) -> Bool {
+        guard let degrees = numbers.first else { return false }
+        let minutes = numbers.count > 1 ? numbers[1] : 0
+        let seconds = numbers.count > 2 ? numbers[2] : 0
+        guard minutes >= 0, minutes < 60, seconds >= 0, seconds < 60, degrees >= 0 else { return false }
+        let value = degrees + minutes / 60 + seconds / 3600
+        numbers = []
+        switch hemisphere {
+        case "N", "S":
+            guard latitude == nil else { return false }
+            latitude = hemisphere == "S" ? -value : value
+        default:
+            guard longitude == nil else { return false }
+            longitude = hemisphere == "W" ? -value : value
+        }
+        return true
     }
 }
