@@ -65,9 +65,11 @@ import Testing
             #expect(!run.standardOutput.contains("TOP-SECRET"), "\(prolog)")
             #expect(!run.standardError.contains("TOP-SECRET"), "\(prolog)")
             // The same through the SkautIS catalog reader.
-            let catalog = Data(
-                "\(prolog)<AdvertisingSummaryOutput><Realty_GpsLatitude>50</Realty_GpsLatitude><Realty_GpsLongitude>14</Realty_GpsLongitude><DisplayName>&x;</DisplayName></AdvertisingSummaryOutput>"
-                    .utf8)
+            let record =
+                "\(prolog)<AdvertisingSummaryOutput><Realty_GpsLatitude>50</Realty_GpsLatitude>"
+                + "<Realty_GpsLongitude>14</Realty_GpsLongitude><DisplayName>&x;</DisplayName>"
+                + "</AdvertisingSummaryOutput>"
+            let catalog = Data(record.utf8)
             let near = try Self.run(
                 catalog, name: "catalog.xml", ["near", "--at", "50,14", "--format", "geojson", "{}"])
             #expect(
@@ -102,7 +104,8 @@ import Testing
         #expect(text.status == 0)
         #expect(text.standardError.contains("a value longer than 1 MiB; left out"))
         let json =
-            "{\"type\":\"Feature\",\"properties\":{\"name\":\"\(huge)\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]}}"
+            "{\"type\":\"Feature\",\"properties\":{\"name\":\"\(huge)\"},"
+            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]}}"
         let string = try Self.run(Data(json.utf8), name: "big.geojson", ["convert", "{}"], output: "out.gpx")
         #expect(string.status == 65)
         #expect(string.standardError.contains("a string over 10 MB, more than this reader accepts"))
@@ -110,13 +113,16 @@ import Testing
 
     static let smallGPX = """
         <?xml version="1.0" encoding="UTF-8"?>
-        <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
+        <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1" \
+        xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
           <metadata><name>Etapa 1</name></metadata>
-          <wpt lat="46.0569" lon="14.5058"><ele>295</ele><name>KT 1 &amp; žig</name><desc><![CDATA[Žig <koča>]]></desc></wpt>
+          <wpt lat="46.0569" lon="14.5058"><ele>295</ele><name>KT 1 &amp; žig</name>\
+        <desc><![CDATA[Žig <koča>]]></desc></wpt>
           <rte><name>Plan</name><rtept lat="46.05" lon="14.50"/><rtept lat="46.06" lon="14.51"/></rte>
           <trk><name>Etapa 1</name><trkseg>
             <trkpt lat="46.0569" lon="14.5058"><ele>295.5</ele><time>2026-06-01T06:00:00Z</time>
-              <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>120</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>
+              <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>120</gpxtpx:hr>\
+        </gpxtpx:TrackPointExtension></extensions></trkpt>
             <trkpt lat="46.0570" lon="14.5060"><ele>296.0</ele><time>2026-06-01T06:00:05Z</time></trkpt>
           </trkseg></trk>
         </gpx>
@@ -195,8 +201,12 @@ import Testing
 
     @Test func aSkautISCatalogCutAtEveryByteGivesAClearError() throws {
         let xml = """
-            <?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><AdvertisingSummaryResponse><AdvertisingSummaryResult>
-            <AdvertisingSummaryOutput><Realty_ID>1</Realty_ID><Realty_GpsLatitude>50.0755</Realty_GpsLatitude><Realty_GpsLongitude>14.4378</Realty_GpsLongitude><DisplayName>Klubovna</DisplayName><Unit_RegistrationNumber>111.01</Unit_RegistrationNumber></AdvertisingSummaryOutput>
+            <?xml version="1.0" encoding="utf-8"?>\
+            <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>\
+            <AdvertisingSummaryResponse><AdvertisingSummaryResult>
+            <AdvertisingSummaryOutput><Realty_ID>1</Realty_ID><Realty_GpsLatitude>50.0755</Realty_GpsLatitude>\
+            <Realty_GpsLongitude>14.4378</Realty_GpsLongitude><DisplayName>Klubovna</DisplayName>\
+            <Unit_RegistrationNumber>111.01</Unit_RegistrationNumber></AdvertisingSummaryOutput>
             </AdvertisingSummaryResult></AdvertisingSummaryResponse></soap:Body></soap:Envelope>
             """
         try Self.truncations(
@@ -263,7 +273,8 @@ import Testing
             {"type":"FeatureCollection","features":[
             {"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[181,46]}},
             {"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[14,-91]}},
-            {"type":"Feature","properties":{"time":"2021-13-45T25:61:00Z"},"geometry":{"type":"Point","coordinates":[14,46]}}
+            {"type":"Feature","properties":{"time":"2021-13-45T25:61:00Z"},\
+            "geometry":{"type":"Point","coordinates":[14,46]}}
             ]}
             """
         let geojson = try Self.run(Data(json.utf8), name: "bad.geojson", ["convert", "{}"], output: "out.gpx")
@@ -392,7 +403,8 @@ import Testing
 
     @Test func utf16WithoutAByteOrderMarkIsReadAsGPXAndRefusedAsGeoJSON() throws {
         let text =
-            "<?xml version=\"1.0\" encoding=\"UTF-16\"?><gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"><name>Žiri</name></wpt></gpx>"
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?>"
+            + "<gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"><name>Žiri</name></wpt></gpx>"
         for encoding in [String.Encoding.utf16LittleEndian, .utf16BigEndian] {
             let run = try Self.run(text.data(using: encoding)!, ["convert", "{}"])
             #expect(run.status == 0)

@@ -4,7 +4,8 @@ import Testing
 @testable import RouteKitCLI
 
 @Suite struct PositionTextTests {
-    // 49°11'42" = 49 + 11/60 + 42/3600 = 49.195°; 16°36'24" = 16.606666…°; 11.7' = 0.195°; 36.4' = 0.606666…°.
+    // 49°11'42" = 49 + 11/60 + 42/3600 = 49.195°; 16°36'24" = 16.606666…°;
+    // 11.7' = 0.195°; 36.4' = 0.606666…°.
     @Test(
         arguments: [
             ("49.1951,16.6068", 49.1951, 16.6068), ("49.1951, 16.6068", 49.1951, 16.6068),
@@ -32,7 +33,8 @@ import Testing
     }
 
     @Test func saysWhatIsWrong() {
-        #expect(PositionText.problem("120,14") == "latitude 120 is outside -90…90 (latitude comes first), in '120,14'")
+        #expect(
+            PositionText.problem("120,14") == "latitude 120 is outside -90…90 (latitude comes first), in '120,14'")
         #expect(PositionText.problem("14,200") == "longitude 200 is outside -180…180, in '14,200'")
         #expect(
             PositionText.problem("Brno")

@@ -124,7 +124,8 @@ import Testing
             k += 1
         }
         let head =
-            "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\">"
+            "<?xml version=\"1.0\"?>\n"
+            + "<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\">"
             + "<trk><name>big</name><trkseg>\n"
         let tail = "</trkseg></trk></gpx>\n"
         let handle: FileHandle

@@ -25,7 +25,8 @@ import Testing
             for k in 0..<50 {
                 let day = back && k % 5 == 4 ? 8 : 9
                 gpx +=
-                    "<trkpt lat=\"\(46 + Double(k) * 0.0001)\" lon=\"14\"><time>2019-09-0\(day)T10:10:\(k < 10 ? "0" : "")\(k)Z</time></trkpt>"
+                    "<trkpt lat=\"\(46 + Double(k) * 0.0001)\" lon=\"14\">"
+                    + "<time>2019-09-0\(day)T10:10:\(k < 10 ? "0" : "")\(k)Z</time></trkpt>"
             }
             return gpx + "</trkseg></trk>"
         }

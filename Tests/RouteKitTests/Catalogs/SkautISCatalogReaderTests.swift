@@ -77,9 +77,11 @@ import Testing
     @Test func anXsiNilElementIsMissingEvenWithText() throws {
         let xml = """
             <r xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><AdvertisingSummaryOutput><Realty_ID>1</Realty_ID>
-            <Unit>Vlci</Unit><Realty_GpsLatitude>49.2</Realty_GpsLatitude><Realty_GpsLongitude>16.6</Realty_GpsLongitude>
+            <Unit>Vlci</Unit><Realty_GpsLatitude>49.2</Realty_GpsLatitude>\
+            <Realty_GpsLongitude>16.6</Realty_GpsLongitude>
             <Realty_Street xsi:nil="true">stale</Realty_Street><Realty_City xsi:nil="false">Brno</Realty_City>
-            <MeetingDate_TimeFrom>16:30 o'clock</MeetingDate_TimeFrom><MeetingDate_ID_WeekDay>xx</MeetingDate_ID_WeekDay>
+            <MeetingDate_TimeFrom>16:30 o'clock</MeetingDate_TimeFrom>\
+            <MeetingDate_ID_WeekDay>xx</MeetingDate_ID_WeekDay>
             <MeetingDate_WeekDay>Úterý</MeetingDate_WeekDay><IsWater>1</IsWater></AdvertisingSummaryOutput></r>
             """
         let folder = try Fixture.temporaryFolder()
@@ -97,7 +99,8 @@ import Testing
 
     @Test func recordsWithoutMeetingIDsMakeOneMeetingPerContent() throws {
         let csv = """
-            Realty_ID;Unit;lat;lon;MeetingDate_WeekDay;MeetingDate_TimeFrom;AdvertisingCategory_AgeFrom;AdvertisingCategory_AgeTo;AdvertisingCategory_ID_Sex
+            Realty_ID;Unit;lat;lon;MeetingDate_WeekDay;MeetingDate_TimeFrom;\
+            AdvertisingCategory_AgeFrom;AdvertisingCategory_AgeTo;AdvertisingCategory_ID_Sex
             1;Vlci;49,2;16,6;pondělí;16:00;7;11;male
             1;Vlci;49,2;16,6;pondělí;16:00;7;11;female
             1;Vlci;49,2;16,6;pondělí;16:00;7;11;male

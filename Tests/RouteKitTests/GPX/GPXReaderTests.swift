@@ -128,7 +128,8 @@ import Testing
 
     @Test func readsUTF16WithAByteOrderMarkAndUTF8WithOne() throws {
         let text =
-            "<?xml version=\"1.0\" encoding=\"UTF-16\"?><gpx><wpt lat=\"46.05\" lon=\"14.5\"><name>Ljubljana – Šiška</name></wpt></gpx>"
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?>"
+            + "<gpx><wpt lat=\"46.05\" lon=\"14.5\"><name>Ljubljana – Šiška</name></wpt></gpx>"
         var utf16: [UInt8] = [0xFF, 0xFE]
         for unit in text.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
         #expect(try reader.document(bytes: utf16).waypoints.first?.name == "Ljubljana – Šiška")

@@ -16,9 +16,11 @@ import Testing
     @Test func readsLinesPointsAndTheirPerPointValues() throws {
         let text = """
             {"type": "FeatureCollection", "name": "x", "features": [
-              {"type": "Feature", "geometry": {"type": "MultiLineString", "coordinates": [[[14, 46, 300], [14.1, 46.1]], [[15, 47], [15.1, 47.1, 5]]]},
+              {"type": "Feature", "geometry": {"type": "MultiLineString", \
+            "coordinates": [[[14, 46, 300], [14.1, 46.1]], [[15, 47], [15.1, 47.1, 5]]]},
                "properties": {"name": "T", "desc": "d", "number": 3, "links": [{"href": "h", "text": "t"}],
-                 "coordinateProperties": {"times": [["2026-01-01T00:00:00Z", null], [null, "2026-01-01T01:00:00.5+01:00"]],
+                 "coordinateProperties": {"times": [["2026-01-01T00:00:00Z", null], \
+            [null, "2026-01-01T01:00:00.5+01:00"]],
                    "heart": [[100, 101], [null, 103]], "powers": [[null, null], [200, 210]]}}},
               {"properties": {"_gpxType": "rte", "name": "R"}, "type": "Feature",
                "geometry": {"coordinates": [[1, 2], [3, 4]], "type": "LineString"}},
@@ -58,7 +60,8 @@ import Testing
         #expect(try read(#"{"type":"LineString","coordinates":[[1,2],[3,4]]}"#).0.tracks.count == 1)
         let sequence =
             "\u{1E}{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{}}\n"
-            + "\u{1E}{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiPoint\",\"coordinates\":[[1,2],[3,4]]},\"properties\":{}}\n"
+            + "\u{1E}{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiPoint\",\"coordinates\":[[1,2],[3,4]]},"
+            + "\"properties\":{}}\n"
         #expect(try read(sequence).0.waypoints.count == 3)
         let lines =
             "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{}}\n"
@@ -115,7 +118,8 @@ import Testing
 
     @Test func readsEscapesAndUnicode() throws {
         let text =
-            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"Vr\u0161i\u010d \"pass\" \ud83d\udeb2 \/ \\"}}"#
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"#
+            + #""properties":{"name":"Vr\u0161i\u010d \"pass\" \ud83d\udeb2 \/ \\"}}"#
         #expect(try read(text).0.waypoints.first?.name == "Vršič \"pass\" 🚲 / \\")
     }
 }

@@ -72,7 +72,8 @@ import Testing
             for segment in document.tracks[0].segments {
                 for (a, b) in zip(segment.points, segment.points.dropFirst()) {
                     input +=
-                        "\(a.coordinate.latitude) \(a.coordinate.longitude) \(b.coordinate.latitude) \(b.coordinate.longitude)\n"
+                        "\(a.coordinate.latitude) \(a.coordinate.longitude) "
+                        + "\(b.coordinate.latitude) \(b.coordinate.longitude)\n"
                     steps += 1
                 }
             }

@@ -7,7 +7,8 @@ import Testing
             <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Etapa 1</name><cmt>by road</cmt>\
             <desc>Ljubljana – Medvode</desc><src>STKP</src><link href="https://example.org/etapa-1"><text>page</text>\
             <type>text/html</type></link><number>7</number><type>MTB</type><trkseg><trkpt lat="46" lon="14"/>\
-            <trkpt lat="46.1" lon="14"/></trkseg></trk><wpt lat="46" lon="14"><name>KT 1</name><sym>Flag</sym></wpt></gpx>
+            <trkpt lat="46.1" lon="14"/></trkseg></trk>\
+            <wpt lat="46" lon="14"><name>KT 1</name><sym>Flag</sym></wpt></gpx>
             """
         let document = try GPXReader().document(bytes: Array(gpx.utf8))
         let details = try #require(document.tracks.first?.details)

@@ -22,7 +22,8 @@ import Testing
         var gpx = "<gpx><wpt lat=\"1\" lon=\"1\"><name>a</name></wpt><trk><name>t</name><trkseg>"
         for i in 0..<points { gpx += "<trkpt lat=\"\(Double(i) * 1e-4)\" lon=\"0\"/>" }
         gpx +=
-            "</trkseg><trkseg><trkpt lat=\"-1\" lon=\"0\"/></trkseg></trk><wpt lat=\"2\" lon=\"2\"><name>b</name></wpt></gpx>"
+            "</trkseg><trkseg><trkpt lat=\"-1\" lon=\"0\"/></trkseg></trk>"
+            + "<wpt lat=\"2\" lon=\"2\"><name>b</name></wpt></gpx>"
         return Array(gpx.utf8)
     }
 

@@ -80,8 +80,8 @@ import Testing
             (5.0, 5.0, 3, [5.0]),
         ] as [(Double, Double, Int, [Double])])
     func ticksAreRoundStepsOfOneTwoOrFive(low: Double, high: Double, count: Int, ticks: [Double]) {
-        // The step is the smallest 1, 2 or 5 × 10ⁿ not below (high − low) / count: 20 for 20, 0.5 for 0.35, 500 for
-        // 235.8, 10 for 6, 5 for 4.8; the ticks are its multiples within low…high.
+        // The step is the smallest 1, 2 or 5 × 10ⁿ not below (high − low) / count: 20 for 20, 0.5 for 0.35,
+        // 500 for 235.8, 10 for 6, 5 for 4.8; the ticks are its multiples within low…high.
         let result = SVGWriter.ticks(from: low, to: high, count: count)
         #expect(result.count == ticks.count)
         for (a, b) in zip(result, ticks) { #expect(abs(a - b) < 1e-9) }

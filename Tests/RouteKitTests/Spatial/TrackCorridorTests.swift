@@ -46,7 +46,8 @@ import Testing
         #expect(abs(match.alongMeters - 1501.5) < 0.5)
     }
 
-    /// Two segments along the meridian 14° E: 46.00°–46.03° N, then, after a gap of about 5.6 km, 46.08°–46.11° N.
+    /// Two segments along the meridian 14° E: 46.00°–46.03° N, then, after a gap of about 5.6 km,
+    /// 46.08°–46.11° N.
     static func twoSegments() -> Track {
         func segment(from latitude: Double) -> TrackSegment {
             TrackSegment(

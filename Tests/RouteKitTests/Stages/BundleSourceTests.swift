@@ -9,13 +9,15 @@ import Testing
 enum SampleBundle {
     static func stage(_ number: Int, from latitude: Double, points: Int = 120, bom: Bool = false) -> [UInt8] {
         var gpx =
-            "<?xml version=\"1.0\"?>\r\n<gpx version=\"1.1\" creator=\"Quo v2\" xmlns=\"http://www.topografix.com/GPX/1/1\">\r\n"
+            "<?xml version=\"1.0\"?>\r\n"
+            + "<gpx version=\"1.1\" creator=\"Quo v2\" xmlns=\"http://www.topografix.com/GPX/1/1\">\r\n"
         gpx +=
             "  <trk>\r\n    <name>\(number < 10 ? "0" : "")\(number)_Track</name>\r\n    <desc />\r\n    <trkseg>\r\n"
         for k in 0..<points {
             let lat = latitude + Double(k) * 0.000_123_456_789_012_3
             gpx +=
-                "      <trkpt lat=\"\(lat)\" lon=\"14.509415136427\">\r\n        <ele>\(300 + Double(k % 30) * 1.5)</ele>\r\n"
+                "      <trkpt lat=\"\(lat)\" lon=\"14.509415136427\">\r\n"
+                + "        <ele>\(300 + Double(k % 30) * 1.5)</ele>\r\n"
             gpx += "        <time>2013-10-09T23:\(10 + k / 60):\(k % 60 < 10 ? "0" : "")\(k % 60).9543725</time>\r\n"
             gpx += "        <name>TOČKA \(k)</name>\r\n        <desc />\r\n      </trkpt>\r\n"
         }
@@ -26,10 +28,12 @@ enum SampleBundle {
     /// Waypoints named as given, each at the start of a stage's latitude (or far away when nil).
     static func controlPoints(_ points: [(String, Double?)]) -> [UInt8] {
         var gpx =
-            "<?xml version=\"1.0\"?>\r\n<gpx version=\"1.1\" creator=\"Quo v2\" xmlns=\"http://www.topografix.com/GPX/1/1\">\r\n"
+            "<?xml version=\"1.0\"?>\r\n"
+            + "<gpx version=\"1.1\" creator=\"Quo v2\" xmlns=\"http://www.topografix.com/GPX/1/1\">\r\n"
         for (name, lat) in points {
             gpx +=
-                "  <wpt lat=\"\(lat ?? 40)\" lon=\"\(lat == nil ? 10 : 14.5094144797886)\">\r\n    <name>\(name)</name>\r\n    <desc />\r\n  </wpt>\r\n"
+                "  <wpt lat=\"\(lat ?? 40)\" lon=\"\(lat == nil ? 10 : 14.5094144797886)\">\r\n"
+                + "    <name>\(name)</name>\r\n    <desc />\r\n  </wpt>\r\n"
         }
         return Array((gpx + "</gpx>\r\n").utf8)
     }
@@ -37,9 +41,15 @@ enum SampleBundle {
     /// A whole bundle of two stages, three waypoints and the two JSON files, as entries under `folder`.
     static func entries(in folder: String = "") -> [Zip.Entry] {
         let etape =
-            #"[{"name":"01: Ljubljana – Mihelčičev dom","href":"https://example.org/01/","desc":"Dolžina:  Vzpon:  Spust: Trajanje: 3 ure","category":"Ljubljana","file":"Etapa_1.gpx"},{"name":"02: Mihelčičev dom – Koča na Blegošu","href":"https://example.org/02/","desc":"Dolžina: 38 km","category":"Ljubljana","file":"Etapa_2.gpx"}]"#
+            #"[{"name":"01: Ljubljana – Mihelčičev dom","href":"https://example.org/01/","#
+            + #""desc":"Dolžina:  Vzpon:  Spust: Trajanje: 3 ure","category":"Ljubljana","file":"Etapa_1.gpx"},"#
+            + #"{"name":"02: Mihelčičev dom – Koča na Blegošu","href":"https://example.org/02/","#
+            + #""desc":"Dolžina: 38 km","category":"Ljubljana","file":"Etapa_2.gpx"}]"#
         let kt =
-            #"[{"zapSt":"1","naziv":"Ljubljanski grad","naslov":"Grajska planota 1, 1000 Ljubljana","zig":"V paviljonu"},{"zapSt":"2","naziv":"Sv. Jakob nad Medvodami","naslov":"","zig":"Na drevesu"},{"zapSt":"3","naziv":"Trdinov vrh","naslov":"","zig":"V skrinjici"},{"zapSt":"4","naziv":"Koča na Blegošu","naslov":"Leskovica 32","zig":"V koči"}]"#
+            #"[{"zapSt":"1","naziv":"Ljubljanski grad","naslov":"Grajska planota 1, 1000 Ljubljana","#
+            + #""zig":"V paviljonu"},{"zapSt":"2","naziv":"Sv. Jakob nad Medvodami","naslov":"","zig":"Na drevesu"},"#
+            + #"{"zapSt":"3","naziv":"Trdinov vrh","naslov":"","zig":"V skrinjici"},"#
+            + #"{"zapSt":"4","naziv":"Koča na Blegošu","naslov":"Leskovica 32","zig":"V koči"}]"#
         return [
             Zip.Entry(name: folder + "Etapa_1.gpx", bytes: stage(1, from: 46.0)),
             Zip.Entry(name: folder + "Etapa_2.gpx", bytes: stage(2, from: 46.1)),

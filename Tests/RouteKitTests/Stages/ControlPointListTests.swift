@@ -37,7 +37,9 @@ import Testing
 
     @Test func readsNumbersAsStringsOrNumbersAndAddressesInLines() throws {
         let json =
-            #"[{"zapSt":"7","naziv":" Koča na Poreznu ","naslov":"Javni zavod\nPorezen 1\n","zig":""},{"zapSt":8,"naziv":"Cerkno"},{"naslov":"no name"},{"zapSt":"x","naziv":"Sečoveljske soline","zig":"Pri vhodu"}]"#
+            #"[{"zapSt":"7","naziv":" Koča na Poreznu ","naslov":"Javni zavod\nPorezen 1\n","zig":""},"#
+            + #"{"zapSt":8,"naziv":"Cerkno"},{"naslov":"no name"},"#
+            + #"{"zapSt":"x","naziv":"Sečoveljske soline","zig":"Pri vhodu"}]"#
         let value = try JSONValue.read(InputFile(name: "kt.json", bytes: Array(json.utf8)))
         let (entries, skipped) = ControlPointList.entries(try #require(value.elements))
         #expect(skipped == 1)

@@ -16,7 +16,8 @@ import Testing
         let b = try bundle(SampleBundle.entries())
         #expect(b.date?.iso == "2019-09-03")
         #expect(b.stages.map(\.number) == [1, 2])
-        #expect(b.stages.map(\.name) == ["01: Ljubljana – Mihelčičev dom", "02: Mihelčičev dom – Koča na Blegošu"])
+        let stageNames = ["01: Ljubljana – Mihelčičev dom", "02: Mihelčičev dom – Koča na Blegošu"]
+        #expect(b.stages.map(\.name) == stageNames)
         #expect(b.stages[0].category == "Ljubljana" && b.stages[0].href == "https://example.org/01/")
         #expect(b.stages[0].fileName == "Etapa_1.gpx")
         let first = b.stages[0].controlPoints.map {
@@ -39,12 +40,10 @@ import Testing
         var entries = SampleBundle.entries()
         // The stages listed in reverse, one under a name of its own, a byte-order mark on the JSON and a stage.
         entries[0] = Zip.Entry(name: "Ljubljana.gpx", bytes: SampleBundle.stage(1, from: 46.0, bom: true))
-        entries[3] = Zip.Entry(
-            name: "Etape.JSON",
-            bytes: [0xEF, 0xBB, 0xBF]
-                + Array(
-                    #"[{"name":"02: Druga","file":"etapa_2.GPX"},{"name":"01: Prva","file":"Ljubljana.gpx"},{"name":"03: Tretja","file":"Etapa_3.gpx"}]"#
-                        .utf8))
+        let etape =
+            #"[{"name":"02: Druga","file":"etapa_2.GPX"},{"name":"01: Prva","file":"Ljubljana.gpx"},"#
+            + #"{"name":"03: Tretja","file":"Etapa_3.gpx"}]"#
+        entries[3] = Zip.Entry(name: "Etape.JSON", bytes: [0xEF, 0xBB, 0xBF] + Array(etape.utf8))
         let b = try bundle(entries)
         #expect(b.stages.map(\.number) == [1, 2])
         #expect(b.stages.map(\.name) == ["01: Prva", "02: Druga"])
@@ -86,10 +85,10 @@ import Testing
             "Z Grajskega griča.   Dolžina:  Vzpon:  Spust: Trajanje: 3 ure Najnižja točka: Najvišja točka: 1384 m"
         let pieces = DescriptionPiece.filling(text, with: s)
         #expect(pieces.filter(\.isMeasured).map(\.text) == ["25,9 km", "1091 m", "732 m", "292 m"])
-        #expect(
-            pieces.map(\.text).joined()
-                == "Z Grajskega griča.   Dolžina: 25,9 km Vzpon: 1091 m Spust: 732 m Trajanje: 3 ure Najnižja točka: 292 m Najvišja točka: 1384 m"
-        )
+        let filled =
+            "Z Grajskega griča.   Dolžina: 25,9 km Vzpon: 1091 m Spust: 732 m Trajanje: 3 ure "
+            + "Najnižja točka: 292 m Najvišja točka: 1384 m"
+        #expect(pieces.map(\.text).joined() == filled)
         // A description with its figures is left as it is.
         let full = "Dolžina: 38 km Vzpon: 1500 m Spust: 850 m"
         #expect(DescriptionPiece.filling(full, with: s) == [DescriptionPiece(text: full, isMeasured: false)])
