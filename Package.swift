@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(
             name: "RouteKitTests",
             dependencies: ["RouteKit"],
-            exclude: ["Fixtures"]),
+            exclude: ["Fixtures", "API"]),
         .testTarget(
             name: "RouteKitCLITests",
             dependencies: ["RouteKitCLI", "RouteKit"],
