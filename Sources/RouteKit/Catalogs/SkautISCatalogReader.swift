@@ -8,14 +8,9 @@ struct SkautISCatalogReader {
         let handler = RecordCollector()
         let parser = XMLStreamParser(handler: handler, name: input.path)
         handler.parser = parser
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-        defer { chunk.deallocate() }
-        while !parser.isStopped {
-            let n = try input.read(into: chunk)
-            if n == 0 { break }
-            parser.parse(UnsafeRawBufferPointer(rebasing: chunk[0..<n]), isLast: false)
+        if try !parser.feed(input, chunkSize: 1 << 16) {
+            parser.parse(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)  // an empty file: libxml2 says so
         }
-        if !parser.isStopped { parser.parse(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) }
         try withExtendedLifetime(parser) {
             if let fault = handler.fault { throw CatalogError.soapFault(fault) }
             if let error = parser.error {

@@ -46,18 +46,7 @@ public struct GPXReader {
         let machine = GPXStateMachine(handler: handler, reader: self)
         let parser = XMLStreamParser(handler: machine, name: input.path)
         machine.parser = parser
-        let chunkSize = 1 << 18
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { chunk.deallocate() }
-        var sawBytes = false
-        while !parser.isStopped {
-            let n = try input.read(into: chunk)
-            if n == 0 { break }
-            sawBytes = true
-            parser.parse(UnsafeRawBufferPointer(rebasing: chunk[0..<n]), isLast: false)
-        }
-        guard sawBytes else { throw GPXError.malformed(line: 1, column: 1, reason: "the file is empty") }
-        if !parser.isStopped { parser.parse(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) }
+        guard try parser.feed(input) else { throw GPXError.malformed(line: 1, column: 1, reason: "the file is empty") }
         return try withExtendedLifetime(parser) { try machine.finish() }
     }
 

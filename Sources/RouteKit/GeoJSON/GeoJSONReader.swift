@@ -126,10 +126,9 @@ enum GeoJSONFeatureStream {
 
 /// Turns one GeoJSON Feature into GPX handler calls.
 private final class FeatureConverter {
-    private static let columns: [(String, SensorReadings.Kind)] = [
-        ("heart", .heartRate), ("cads", .cadence), ("atemps", .airTemperature), ("wtemps", .waterTemperature),
-        ("depths", .depth), ("speeds", .speed), ("courses", .course), ("powers", .power),
-    ]
+    private static let columns: [(String, SensorReadings.Kind)] = SensorReadings.Kind.allCases.map { kind in
+        (kind.coordinatePropertiesKey.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }, kind)
+    }
 
     let reader: GeoJSONReader
     let handler: GPXHandler

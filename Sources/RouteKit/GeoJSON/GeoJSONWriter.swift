@@ -298,12 +298,9 @@ private final class LineFeature {
     let coordinates = Spool()
     var coordinateBuffer = ByteBuffer(capacity: 1 << 16)
     let times = Column(key: "times")
-    let sensorColumns: [(SensorReadings.Kind, Column)] = [
-        (.heartRate, Column(key: "heart")), (.cadence, Column(key: "cads")),
-        (.airTemperature, Column(key: "atemps")), (.waterTemperature, Column(key: "wtemps")),
-        (.depth, Column(key: "depths")), (.speed, Column(key: "speeds")), (.course, Column(key: "courses")),
-        (.power, Column(key: "powers")),
-    ]
+    let sensorColumns: [(SensorReadings.Kind, Column)] = SensorReadings.Kind.allCases.map {
+        ($0, Column(key: $0.coordinatePropertiesKey))
+    }
     var anySensors = false
 
     /// Sizes of the segments kept so far (two or more points), the current one last once kept.

@@ -130,6 +130,25 @@ final class XMLStreamParser {
     var isStopped: Bool { stopped || error != nil }
 
     /// Parses the next chunk of the document; `isLast` ends it.
+    /// Feeds all of `input` to the parser in chunks of `chunkSize` bytes, then ends it (unless it stopped
+    /// early); returns whether the input had any bytes at all.
+    ///
+    /// - Throws: ``IOError`` when reading fails.
+    @discardableResult
+    func feed(_ input: InputFile, chunkSize: Int = 1 << 18) throws -> Bool {
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { chunk.deallocate() }
+        var sawBytes = false
+        while !isStopped {
+            let n = try input.read(into: chunk)
+            if n == 0 { break }
+            sawBytes = true
+            parse(UnsafeRawBufferPointer(rebasing: chunk[0..<n]), isLast: false)
+        }
+        if sawBytes && !isStopped { parse(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) }
+        return sawBytes
+    }
+
     func parse(_ chunk: UnsafeRawBufferPointer, isLast: Bool) {
         guard !isStopped else { return }
         defer { if isLast && chunk.isEmpty && error != nil { errorAtEnd = true } }
