@@ -235,6 +235,14 @@ import Testing
         ])
         let row = try #require(near.standardOutput.split(separator: "\n").dropFirst().first?.split(separator: ","))
         #expect(abs((Double(row[6]) ?? 0) - expected) < 0.01)
+        // And the profile places the control point there.
+        let profile = try CLI.run([
+            "profile", bundle.path + "/Etapa_1.gpx", "--waypoints", bundle.path + "/KT.gpx", "--format", "json",
+        ])
+        let chart = try #require(
+            try JSONSerialization.jsonObject(with: Data(profile.standardOutput.utf8)) as? [String: Any])
+        let placed = try #require((chart["waypoints"] as? [[String: Any]])?.first?["distance_m"] as? Double)
+        #expect(abs(placed - expected) < 0.01)
     }
 
     @Test func nothingToBuildIsADataError() throws {
