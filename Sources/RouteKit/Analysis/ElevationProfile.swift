@@ -26,6 +26,7 @@ public struct ElevationProfile: Sendable {
     public struct Position: Hashable, Sendable {
         /// Distance from the start in metres (segment gaps not counted).
         public var distanceMeters: Double
+        /// Where the point is.
         public var coordinate: Coordinate
     }
 
@@ -140,13 +141,6 @@ public struct ElevationProfile: Sendable {
         return chosen.map { samples[$0] }
     }
 
-    /// Where a waypoint lies along the track: the distance along it of the nearest point of the track,
-    /// and how far off the track the waypoint is.
-    public struct Placement: Hashable, Sendable {
-        public var distanceMeters: Double
-        public var offTrackMeters: Double
-    }
-
     /// The track's corridor, its segments kept apart, so that it places positions at the profile's distances.
     public func corridor() -> TrackCorridor {
         TrackCorridor(points: positions.map(\.coordinate), segmentStarts: segmentStarts)
@@ -157,7 +151,7 @@ public struct ElevationProfile: Sendable {
     public func place(_ coordinate: Coordinate) -> Placement? {
         guard !positions.isEmpty else { return nil }
         let match = corridor().place(coordinate)
-        return Placement(distanceMeters: match.alongMeters, offTrackMeters: match.distanceMeters)
+        return Placement(index: 0, line: 0, alongMeters: match.alongMeters, offTrackMeters: match.distanceMeters)
     }
 
     /// The smoothed elevation at a distance, interpolated; nil for an empty profile.

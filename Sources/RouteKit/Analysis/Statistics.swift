@@ -5,7 +5,7 @@ public struct DocumentStatistics: Hashable, Sendable {
     public var tracks: [TrackStatistics]
     /// One per route, in file order.
     public var routes: [TrackStatistics]
-    /// The tracks' total, or the routes' when there is no track.
+    /// The total of the document's lines: its tracks, or its routes when no track has a point.
     public var total: TrackStatistics
 }
 
@@ -43,8 +43,9 @@ extension GPXDocument {
     public func statistics(method: AscentMethod = .standard) -> DocumentStatistics {
         let tracks = tracks.map { $0.statistics(method: method) }
         let routes = routes.map { $0.statistics(method: method) }
+        let linesAreRoutes = !tracks.contains { $0.points > 0 } && !routes.isEmpty
         return DocumentStatistics(
-            tracks: tracks, routes: routes, total: TrackStatistics.total(of: tracks.isEmpty ? routes : tracks))
+            tracks: tracks, routes: routes, total: TrackStatistics.total(of: linesAreRoutes ? routes : tracks))
     }
 }
 

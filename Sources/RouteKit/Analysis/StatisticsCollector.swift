@@ -10,12 +10,15 @@ public final class StatisticsCollector: GPXHandler {
     public private(set) var tracks: [TrackStatistics] = []
     /// One summary per route, in file order.
     public private(set) var routes: [TrackStatistics] = []
+    /// The file's lines, as ``GPXDocument/lines()`` chooses them: the tracks when one has a point, else the
+    /// routes.
+    public var lines: [TrackStatistics] { tracks.contains { $0.points > 0 } || routes.isEmpty ? tracks : routes }
     /// The elevation series of each track and route, when ``keepSeries`` is set (for profiles).
     public private(set) var trackSeries: [ElevationSeries] = []
     public private(set) var routeSeries: [ElevationSeries] = []
     /// The smoothed elevations of each track and route, aligned with its series, when ``keepSeries`` is set.
-    public private(set) var trackSmoothed: [[Double]] = []
-    public private(set) var routeSmoothed: [[Double]] = []
+    private(set) var trackSmoothed: [[Double]] = []
+    private(set) var routeSmoothed: [[Double]] = []
     /// Keep each line's elevation series for a profile.
     public var keepSeries = false
 

@@ -153,6 +153,7 @@ public struct TrackStatistics: Hashable, Sendable {
 
 /// A bounding box in degrees.
 public struct Bounds: Hashable, Sendable {
+    /// Longitudes and latitudes of the edges, degrees.
     public var west: Double
     public var south: Double
     public var east: Double

@@ -12,7 +12,9 @@ import Glibc
 public struct CSVCatalogReader {
     /// Explicit column names for the coordinates.
     public struct Columns: Sendable {
+        /// The column with latitudes, when its name is unusual (nil: found by its usual names).
         public var latitude: String?
+        /// The column with longitudes.
         public var longitude: String?
         public init(latitude: String? = nil, longitude: String? = nil) {
             self.latitude = latitude

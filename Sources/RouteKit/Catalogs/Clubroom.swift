@@ -161,11 +161,15 @@ public struct Clubroom: Hashable, Sendable {
     public var coordinate: Coordinate
     /// Kind of building (SkautIS `Realty_RealtyType`).
     public var type: String?
+    /// Street and number (SkautIS `Realty_Street`).
     public var street: String?
+    /// Town or city.
     public var city: String?
+    /// Postal code.
     public var postcode: String?
     /// Description and notes (SkautIS `Realty_Description`, `Realty_Note`, `Occupation_Note`).
     public var description: String?
+    /// A note on the place (SkautIS `Realty_Note`, else `Occupation_Note`).
     public var note: String?
     /// A note on the unit's use of the place (SkautIS `Occupation_Note`).
     public var occupationNote: String?

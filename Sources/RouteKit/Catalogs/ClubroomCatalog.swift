@@ -13,11 +13,15 @@ public struct ClubroomCatalog: Sendable {
 
     /// A record left out of the catalog.
     public struct SkippedRecord: Hashable, Sendable {
+        /// The catalog file.
         public var file: String
+        /// The line the record starts on (1-based).
         public var line: Int
+        /// Why it was left out (`no coordinates`).
         public var reason: String
     }
 
+    /// An empty catalog.
     public init() {}
 
     /// Adds a record: merged into the clubroom of the same id, or a new clubroom.

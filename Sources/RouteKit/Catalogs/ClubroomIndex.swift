@@ -15,6 +15,7 @@
 public struct ClubroomIndex: Sendable {
     /// A clubroom found from a position.
     public struct Found: Hashable, Sendable {
+        /// The clubroom.
         public var clubroom: Clubroom
         /// Geodesic distance from the position, metres.
         public var distanceMeters: Double
@@ -24,6 +25,7 @@ public struct ClubroomIndex: Sendable {
 
     /// A clubroom found along a track.
     public struct AlongTrack: Hashable, Sendable {
+        /// The clubroom.
         public var clubroom: Clubroom
         /// Distance from the track, metres.
         public var distanceMeters: Double

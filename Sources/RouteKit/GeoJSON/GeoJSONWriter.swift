@@ -48,6 +48,7 @@ public final class GeoJSONWriter: GPXHandler {
 
     /// How many features and points a writer wrote.
     public struct Counts: Hashable, Sendable {
+        /// Features written of each kind, and points in them.
         public var tracks = 0
         public var routes = 0
         public var waypoints = 0

@@ -52,7 +52,7 @@ public final class InputFile {
     /// Reads up to `buffer.count` bytes into `buffer`; returns how many were read, 0 at the end of the file.
     ///
     /// - Throws: ``IOError/readFailed(path:reason:)`` when the system reports an error.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if peekedOffset < peeked.count {
             let n = min(buffer.count, peeked.count - peekedOffset)
             peeked.withUnsafeBytes { source in

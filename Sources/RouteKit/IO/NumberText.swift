@@ -20,7 +20,10 @@ extension DecimalText {
         let decimals = min(max(decimals, 0), 15)
         let scale = exactPowerOfTen(decimals)
         let scaled = (abs(value) * scale).rounded()
-        guard value.isFinite, scaled < 1e18 else { return string(value, precision: decimals) }
+        // Below 2^53 every scaled value is an exact integer, so the whole part and the decimals never disagree.
+        guard value.isFinite, abs(value) < 1e15, scaled < 9_007_199_254_740_992 else {
+            return string(value, precision: decimals)
+        }
         let whole = Int(scaled / scale)
         var text = (value < 0 && scaled > 0 ? "-" : "") + grouped(whole)
         if decimals > 0 {

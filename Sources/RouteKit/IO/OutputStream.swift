@@ -35,7 +35,7 @@ public final class OutputStream: ByteSink {
     ///
     /// Call it first thing on the main thread, before any other thread starts (threads inherit the signal
     /// mask). Without it the first output file installs the handlers, and signals the parent blocked stay blocked.
-    public static func removeTemporaryFilesOnInterrupt() {
+    package static func removeTemporaryFilesOnInterrupt() {
         TemporaryFiles.prepare()
     }
 
@@ -91,7 +91,7 @@ public final class OutputStream: ByteSink {
     }
 
     /// Appends raw bytes.
-    public func write(bytes: UnsafeRawBufferPointer) throws {
+    package func write(bytes: UnsafeRawBufferPointer) throws {
         if pending.count + bytes.count > flushThreshold { try flush() }
         if bytes.count >= flushThreshold {
             try writeAll(bytes)

@@ -46,11 +46,13 @@ public struct Details: Hashable, Sendable {
 /// Texts of elements named `name`, `cmt`, `desc`, `type` and `time` found first inside an item, in
 /// document order; see ``Details/inherited``.
 public struct InheritedText: Hashable, Sendable {
+    /// The first `name`, `cmt`, `desc`, `type` and `time` texts, as written.
     public var name: String?
     public var comment: String?
     public var description: String?
     public var type: String?
     public var time: String?
 
+    /// Nothing found yet.
     public init() {}
 }

@@ -18,22 +18,25 @@ public struct GPXDocument: Hashable, Sendable {
 }
 
 extension GPXDocument {
-    /// The file's line as one track: all its tracks' segments one after the other, or, when the tracks have no
-    /// points, its routes, each route one segment (files that hold only a planned route). Named after the
-    /// first track (or route).
-    public func tracksElseRoutes() -> Track {
-        var track = Track(details: tracks.first?.details ?? Details())
-        for t in tracks { track.segments += t.segments }
-        if track.segments.allSatisfy({ $0.points.isEmpty }) && !routes.isEmpty {
-            track = Track(
-                details: routes[0].details,
-                segments: routes.map { route in
+    /// The file's lines: its tracks when one of them has a point, else its routes, each a track of one segment
+    /// (files that hold only a planned route). One rule for every command that draws or measures a file.
+    public func lines() -> [Track] {
+        if tracks.contains(where: { $0.segments.contains { !$0.points.isEmpty } }) || routes.isEmpty { return tracks }
+        return routes.map { route in
+            Track(
+                details: route.details,
+                segments: [
                     TrackSegment(
                         points: route.points.map {
                             TrackPoint(coordinate: $0.coordinate, elevation: $0.elevation, time: $0.time)
                         })
-                })
+                ])
         }
-        return track
+    }
+
+    /// The file's ``lines()`` as one track, their segments one after the other, named after the first.
+    public func tracksElseRoutes() -> Track {
+        let lines = lines()
+        return Track(details: lines.first?.details ?? Details(), segments: lines.flatMap(\.segments))
     }
 }

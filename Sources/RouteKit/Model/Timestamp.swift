@@ -60,7 +60,7 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     /// Reads an ISO 8601 date-time from UTF-8 bytes; nil when they are not one.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         var text = TimestampText(bytes)
         guard let date = text.date(), text.dateTimeSeparator(), let clock = text.clock(),
             let fraction = text.fraction(),

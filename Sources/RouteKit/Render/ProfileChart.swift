@@ -7,8 +7,11 @@
 public struct ProfileChart {
     /// A gradient class: grades (up or down) from `minimumPercent` up to the next class.
     public struct GradientClass: Hashable, Sendable {
+        /// The class holds grades from this (up or down, percent) to the next class's.
         public var minimumPercent: Double
+        /// How the legend names it (`3–6 %`).
         public var label: String
+        /// Its fill colour.
         public var color: String
     }
 
@@ -23,7 +26,9 @@ public struct ProfileChart {
 
     /// A control point to mark: its label and where it lies along the track.
     public struct Marker: Hashable, Sendable {
+        /// The name written above the profile.
         public var label: String
+        /// Where along the track, metres.
         public var distanceMeters: Double
 
         public init(label: String, distanceMeters: Double) {
@@ -32,6 +37,7 @@ public struct ProfileChart {
         }
     }
 
+    /// The chart's size in pixels.
     public var width: Double
     public var height: Double
 

@@ -8,7 +8,9 @@ import Glibc
 public struct TrackMap {
     /// A line to draw: a track (its segments) with a name.
     public struct Line: Sendable {
+        /// The line's name, for the legend.
         public var name: String
+        /// Its segments, each a run of positions.
         public var segments: [[Coordinate]]
         public init(name: String, segments: [[Coordinate]]) {
             self.name = name
@@ -23,7 +25,9 @@ public struct TrackMap {
 
     /// A numbered marker.
     public struct Marker: Sendable {
+        /// The name written beside the marker.
         public var label: String
+        /// Where it is.
         public var coordinate: Coordinate
         /// The number to show (a control point's own number); nil: its place in the list, from 1.
         public var number: Int?
@@ -34,6 +38,7 @@ public struct TrackMap {
         }
     }
 
+    /// The map's size in pixels.
     public var width: Double
     public var height: Double
     /// The projection; a transverse Mercator centred on the data unless Web Mercator is asked for.
@@ -47,7 +52,9 @@ public struct TrackMap {
 
     /// A search around a position: the position and the geodesic circle of the radius.
     public struct Search: Sendable {
+        /// The position searched from.
         public var center: Coordinate
+        /// The search radius, metres, drawn as the true geodesic circle.
         public var radiusMeters: Double
         public init(center: Coordinate, radiusMeters: Double) {
             self.center = center

@@ -204,7 +204,7 @@ public final class GeodesicIndex: @unchecked Sendable {
     }
 
     /// The 16-point compass name of a bearing in degrees (N, NNE, NE, …).
-    public static func compassPoint(_ bearingDegrees: Double) -> String {
+    package static func compassPoint(_ bearingDegrees: Double) -> String {
         let names = [
             "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
         ]

@@ -57,7 +57,7 @@ public struct TrackCorridor: Sendable {
     /// False when `c` is certainly further than `meters` from every point of the track: outside the track's
     /// box grown by that distance (a degree of latitude is at least 110.5 km, one of longitude at least that
     /// times cos φ). True does not mean near.
-    public func mayBeWithin(_ meters: Double, of c: Coordinate) -> Bool {
+    package func mayBeWithin(_ meters: Double, of c: Coordinate) -> Bool {
         guard let box else { return false }
         let dLat = meters / 110_500
         let dLon = dLat / max(cos(max(abs(box.south), abs(box.north)) * .pi / 180), 0.01)
@@ -88,7 +88,7 @@ public struct TrackCorridor: Sendable {
     public var lengthMeters: Double { along.last ?? 0 }
 
     /// The positions of `candidates` within `radiusMeters` of the track, in order along the track.
-    public func positions(
+    package func positions(
         within radiusMeters: Double, among candidates: GeodesicIndex, coordinates: [Coordinate]
     ) -> [Match] {
         guard !points.isEmpty else { return [] }

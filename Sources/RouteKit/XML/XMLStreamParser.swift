@@ -129,7 +129,6 @@ final class XMLStreamParser {
     /// True once the parser stopped for an error or on request.
     var isStopped: Bool { stopped || error != nil }
 
-    /// Parses the next chunk of the document; `isLast` ends it.
     /// Feeds all of `input` to the parser in chunks of `chunkSize` bytes, then ends it (unless it stopped
     /// early); returns whether the input had any bytes at all.
     ///
@@ -149,6 +148,7 @@ final class XMLStreamParser {
         return sawBytes
     }
 
+    /// Parses the next chunk of the document; `isLast` ends it.
     func parse(_ chunk: UnsafeRawBufferPointer, isLast: Bool) {
         guard !isStopped else { return }
         defer { if isLast && chunk.isEmpty && error != nil { errorAtEnd = true } }
@@ -181,11 +181,12 @@ final class XMLStreamParser {
         var message = e.pointee.message.map { String(cString: $0) } ?? "unknown error"
         while message.last == "\n" || message.last == " " { message.removeLast() }
         // Entities declared in the document's DTD are never read, so a reference to one is undefined.
-        if message.hasPrefix("Entity '"), message.hasSuffix("not defined") {
+        if e.pointee.code == Int32(XML_ERR_UNDECLARED_ENTITY.rawValue) {
             message +=
                 " (entities declared in a DTD are not read: a defence against entity expansion and external entities)"
         }
-        // libxml2 says "Huge input lookup", "AttValue length too long", "Comment too big"… (no code of its own).
+        // libxml2 says "Huge input lookup", "AttValue length too long", "Comment too big"…: Debian's 2.9 has no
+        // error code of its own for its size limits (XML_ERR_RESOURCE_LIMIT came with 2.11), so the words decide.
         let lower = message.lowercased()
         let overLimit = ["huge", "too long", "too big", "excessive"].contains { lower.contains($0) }
         error = (Int(max(e.pointee.line, 1)), Int(max(e.pointee.int2, 1)), message, overLimit)

@@ -140,14 +140,7 @@ struct MapCommand: Command {
         for (file, format) in try openTrackInputs(inputs) {
             let builder = GPXDocumentBuilder()
             try readInput(file, format: format, strict: false, quiet: quiet, console: console, handler: builder)
-            let document = builder.document
-            if document.tracks.isEmpty {
-                lines += document.routes.map {
-                    TrackMap.Line(name: $0.name ?? file.path, segments: [$0.points.map(\.coordinate)])
-                }
-            } else {
-                lines += document.tracks.map { TrackMap.Line(track: $0, name: $0.name ?? file.path) }
-            }
+            lines += builder.document.lines().map { TrackMap.Line(track: $0, name: $0.name ?? file.path) }
         }
         guard !lines.isEmpty else { throw CLIError.data("no track or route in \(inputs.joined(separator: ", "))") }
         return lines

@@ -97,7 +97,7 @@ struct StatsCommand: Command {
             try readInput(
                 file, format: format, strict: strict, quiet: quiet, console: console,
                 through: GPXPipeline(into: collector))
-            let lines = collector.tracks.isEmpty ? collector.routes : collector.tracks
+            let lines = collector.lines
             if lines.isEmpty { console.warning("\(file.path): no track or route with a point") }
             for (k, line) in lines.enumerated() where !quiet {
                 guard let problem = line.timeProblem else { continue }

@@ -82,7 +82,7 @@ import Testing
         let profile = ElevationProfile(track: Track(segments: [TrackSegment(points: points)]))
         let waypoint = Geodesic.wgs84.destination(from: points[50].coordinate, azimuthDegrees: 90, distanceMeters: 50)
         let placement = try #require(profile.place(waypoint))
-        #expect(abs(placement.distanceMeters - 500) < 0.01)
+        #expect(abs(placement.alongMeters - 500) < 0.01)
         #expect(abs(placement.offTrackMeters - 50) < 0.01)
         #expect(ElevationProfile(track: Track()).place(waypoint) == nil)
     }

@@ -59,7 +59,7 @@ import Testing
             from: Coordinate(latitude: 46 + 6000 / 111_132, longitude: 14), azimuthDegrees: 90, distanceMeters: 30)
         let placement = try #require(profile.place(near))
         #expect(abs(placement.offTrackMeters - 30) < 0.5)
-        #expect(abs(placement.distanceMeters - 6000) < 5)
+        #expect(abs(placement.alongMeters - 6000) < 5)
     }
 
     @Test func ticksAreNiceNumbers() {

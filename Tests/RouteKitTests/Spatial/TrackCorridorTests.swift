@@ -71,7 +71,7 @@ import Testing
         #expect(abs(match.distanceMeters - 20) < 0.01)
         // The profile measures the same distance, and places the point there.
         let profile = ElevationProfile(track: track)
-        #expect(abs((profile.place(point)?.distanceMeters ?? 0) - (first + intoSecond)) < 0.01)
+        #expect(abs((profile.place(point)?.alongMeters ?? 0) - (first + intoSecond)) < 0.01)
         #expect(abs((profile.positions.last?.distanceMeters ?? 0) - TrackCorridor(track: track).lengthMeters) < 1e-6)
         let second = Coordinate(latitude: 46.08, longitude: 14).distance(to: Coordinate(latitude: 46.11, longitude: 14))
         #expect(abs(TrackCorridor(track: track).lengthMeters - (first + second)) < 0.01)
