@@ -3,8 +3,8 @@ import RouteKit
 /// The `routekit` command line, as testable code: `main` parses, runs and returns the exit code.
 public enum RouteKitCLI {
     nonisolated(unsafe) static let commands: [any Command.Type] = [
-        ConvertCommand.self, StatsCommand.self, ProfileCommand.self, MapCommand.self, StagesCommand.self,
-        NearCommand.self,
+        ConvertCommand.self, StatsCommand.self, ProfileCommand.self, ClimbsCommand.self, MapCommand.self,
+        StagesCommand.self, NearCommand.self,
     ]
 
     static var help: String {

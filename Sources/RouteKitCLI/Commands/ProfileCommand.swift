@@ -100,7 +100,8 @@ struct ProfileCommand: Command {
 
     func run(console: Console) throws -> ExitCode {
         guard let path = input else { throw CLIError.usage("no input file") }  // validate() has said so already
-        let profile = ElevationProfile(track: try readTrack(path, console: console), method: method)
+        let track = try readTrack(path, strict: strict, quiet: quiet, console: console)
+        let profile = ElevationProfile(track: track, method: method)
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations") }
         let placed = try placeWaypoints(on: profile, console: console)
         var buffer = ByteBuffer(capacity: 1 << 16)
@@ -113,21 +114,6 @@ struct ProfileCommand: Command {
         }
         try console.write(&buffer, to: output)
         return .success
-    }
-
-    /// The track of the file at `path` (its routes when it has none); throws when it has neither.
-    private func readTrack(_ path: String, console: Console) throws -> Track {
-        let file = try InputFile(path: path)
-        guard let inputFormat = try InputFormat.detect(file) else {
-            throw CLIError.data("\(path): neither GPX nor GeoJSON (the file is empty or starts with something else)")
-        }
-        let builder = GPXDocumentBuilder()
-        try readInput(file, format: inputFormat, strict: strict, quiet: quiet, console: console, handler: builder)
-        let track = builder.document.tracksElseRoutes()
-        guard track.segments.contains(where: { !$0.points.isEmpty }) else {
-            throw CLIError.data("\(path): no track or route to draw")
-        }
-        return track
     }
 
     /// A waypoint placed on the track.
