@@ -64,6 +64,26 @@ import Testing
         #expect(table.standardOutput.contains("Cat 3"))
     }
 
+    @Test func statsListTheSameClimbs() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let track = folder.appendingPathComponent("two.gpx").path
+        try Data(Self.gpx().utf8).write(to: URL(fileURLWithPath: track))
+        let stats = try CLI.run(["stats", "--format", "json", track])
+        let parsed = try #require(
+            try JSONSerialization.jsonObject(with: Data(stats.standardOutput.utf8)) as? [String: Any])
+        let climbs = try #require((parsed["tracks"] as? [[String: Any]])?.first?["climbs"] as? [[String: Any]])
+        let alone = try CLI.run(["climbs", "--format", "json", track])
+        let listed = try #require(
+            try JSONSerialization.jsonObject(with: Data(alone.standardOutput.utf8)) as? [String: Any])
+        #expect(climbs.count == 2)
+        #expect(NSArray(array: climbs).isEqual(to: listed["climbs"] as? [Any] ?? []))
+        let csv = try CLI.run(["stats", "--format", "csv", track]).standardOutput.split(separator: "\n")
+        #expect(csv[1].hasSuffix(",2,3") && csv[2].hasSuffix(",2,3"))
+        let table = try CLI.run(["stats", track]).standardOutput
+        #expect(table.contains("Climbs of Two climbs:\n"))
+    }
+
     @Test func refusesAnUnknownCategory() throws {
         let run = try CLI.run(["climbs", "--min-category", "5", "x.gpx"])
         #expect(run.status == 64)

@@ -57,9 +57,10 @@ import Testing
         #expect(tracks.count == 2)
         #expect(tracks[0]["name"] as? String == "Vršič loop")
         #expect((tracks[0]["file"] as? String)?.hasSuffix("garmin-tpe.gpx") == true)
-        for key in Self.keys {
+        for key in Self.keys + ["climbs"] {
             #expect(tracks[0].keys.contains(key), "\(key)")
         }
+        #expect(tracks[0]["climbs"] is [Any])
         let total = try #require(json["total"] as? [String: Any])
         #expect(Set(total.keys) == Set(Self.keys))
         #expect(total["points"] as? Int == 8)
@@ -90,7 +91,7 @@ import Testing
         let run = try CLI.run(["stats", "--format", "csv", CLI.fixture("garmin-tpe.gpx")])
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
-        #expect(lines[0] == (["file", "name"] + Self.keys).joined(separator: ","))
+        #expect(lines[0] == (["file", "name"] + Self.keys + ["climbs", "hardest_climb"]).joined(separator: ","))
         #expect(lines[2].hasPrefix(",total,6,3,"))
     }
 

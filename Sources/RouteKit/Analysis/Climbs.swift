@@ -84,22 +84,26 @@ public struct Climb: Hashable, Sendable {
 }
 
 extension ElevationProfile {
-    /// The climbs of the track, in order along it, found on the smoothed elevations by a stated rule: a climb
-    /// runs from a low point to the following high point; a dip inside it does not end it while it loses
-    /// less than max(10 m, 10 % of the gain so far) and is shorter than 500 m; a climb counts when it is at
-    /// least 500 m long with an average grade of at least 3 %.
-    public func climbs() -> [Climb] {
-        let d = samples.map(\.distanceMeters)
-        let e = samples.map(\.smoothedElevationMeters)
-        guard d.count >= 2 else { return [] }
+    /// The climbs of the track, in order along it: ``TrackStatistics/climbs``, found as
+    /// ``Climb/find(distances:elevations:coordinate:)`` says.
+    public func climbs() -> [Climb] { statistics.climbs }
+}
+
+extension Climb {
+    /// The climbs of a profile given as `distances` along it (metres, increasing) and smoothed `elevations`,
+    /// in order, found by a stated rule: a climb runs from a low point to the following high point; a dip
+    /// inside it does not end it while it loses less than max(10 m, 10 % of the gain so far) and is shorter
+    /// than 500 m; a climb counts when it is at least 500 m long with an average grade of at least 3 %.
+    /// `coordinate` gives the position at a sample's index, for the start and the top. O(n).
+    public static func find(distances d: [Double], elevations e: [Double], coordinate: (Int) -> Coordinate?) -> [Climb]
+    {
+        guard d.count >= 2, e.count == d.count else { return [] }
         var found: [Climb] = []
         var bottom = 0, top = 0  // the climb being followed
         var low = 0, high = 0  // since the top: the lowest point, and the highest after it
         for i in 1..<d.count {
             if e[i] > e[top] {
-                top = i
-                low = i
-                high = i
+                (top, low, high) = (i, i, i)
                 continue
             }
             if top == bottom {  // nothing gained yet: a climb would start here, at the last of the lowest points
@@ -107,29 +111,29 @@ extension ElevationProfile {
                 continue
             }
             if e[i] <= e[low] {
-                low = i
-                high = i
+                (low, high) = (i, i)
             } else if e[i] > e[high] {
                 high = i
             }
-            let dip = e[top] - e[low]
             let ends =
-                e[i] < e[bottom] || dip >= Climb.dipLimitMeters(gainSoFar: e[top] - e[bottom])
-                || d[i] - d[top] >= Climb.longestDipMeters
+                e[i] < e[bottom] || e[top] - e[low] >= dipLimitMeters(gainSoFar: e[top] - e[bottom])
+                || d[i] - d[top] >= longestDipMeters
             guard ends else { continue }
-            if let climb = climb(from: bottom, to: top, d, e) { found.append(climb) }
+            if let climb = climb(from: bottom, to: top, d, e, coordinate) { found.append(climb) }
             (bottom, top) = (low, high)  // the next climb starts at the lowest point after this top
             (low, high) = (high, high)
         }
-        if let climb = climb(from: bottom, to: top, d, e) { found.append(climb) }
+        if let climb = climb(from: bottom, to: top, d, e, coordinate) { found.append(climb) }
         return found
     }
 
     /// The climb from sample `s` to sample `t`, when it is long and steep enough to count.
-    private func climb(from s: Int, to t: Int, _ d: [Double], _ e: [Double]) -> Climb? {
+    private static func climb(
+        from s: Int, to t: Int, _ d: [Double], _ e: [Double], _ coordinate: (Int) -> Coordinate?
+    ) -> Climb? {
         let length = d[t] - d[s]
         let gain = e[t] - e[s]
-        guard t > s, length >= Climb.minimumLengthMeters, gain / length * 100 >= Climb.minimumAverageGradePercent else {
+        guard t > s, length >= minimumLengthMeters, gain / length * 100 >= minimumAverageGradePercent else {
             return nil
         }
         // The steepest stretch of at least the window, with two pointers.
@@ -137,23 +141,12 @@ extension ElevationProfile {
         var j = s
         for i in s..<t {
             if j < i { j = i }
-            while j < t && d[j] - d[i] < Climb.maxGradeWindowMeters { j += 1 }
-            guard d[j] - d[i] >= Climb.maxGradeWindowMeters else { break }
+            while j < t && d[j] - d[i] < maxGradeWindowMeters { j += 1 }
+            guard d[j] - d[i] >= maxGradeWindowMeters else { break }
             steepest = max(steepest, (e[j] - e[i]) / (d[j] - d[i]) * 100)
         }
         return Climb(
             startMeters: d[s], endMeters: d[t], gainMeters: gain, topElevationMeters: e[t], maxGradePercent: steepest,
-            start: coordinate(atDistance: d[s]), top: coordinate(atDistance: d[t]))
-    }
-
-    /// The position of the track's point at `distance` along it (the nearest at or after it).
-    func coordinate(atDistance distance: Double) -> Coordinate? {
-        var lo = 0
-        var hi = positions.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if positions[mid].distanceMeters < distance { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < positions.count ? positions[lo].coordinate : positions.last?.coordinate
+            start: coordinate(s), top: coordinate(t))
     }
 }

@@ -24,6 +24,8 @@ public final class StatisticsCollector: GPXHandler {
 
     private var current = TrackStatistics()
     private var series = ElevationSeries()
+    /// Where each point of the series is, for the climbs' start and top.
+    private var seriesCoordinates: [Coordinate] = []
     private var segmentStart = 0
     private var previous: TrackPoint?
     private var distance = 0.0
@@ -77,6 +79,7 @@ public final class StatisticsCollector: GPXHandler {
     private func startLine() {
         current = TrackStatistics()
         series = ElevationSeries()
+        seriesCoordinates.removeAll(keepingCapacity: true)
         distance = 0
         ascent = AscentDescent()
         hasElevation = false
@@ -119,6 +122,7 @@ public final class StatisticsCollector: GPXHandler {
         }
         if let e = point.elevation {
             series.append(distance: distance, elevation: e)
+            seriesCoordinates.append(point.coordinate)
             current.minElevationMeters = min(current.minElevationMeters ?? e, e)
             current.maxElevationMeters = max(current.maxElevationMeters ?? e, e)
         }
@@ -223,6 +227,10 @@ public final class StatisticsCollector: GPXHandler {
         var result = current
         result.name = details.name ?? details.inherited.name.flatMap { $0.isEmpty ? nil : $0 }
         if hasElevation { result.ascent = ascent }
+        if hasElevation && smoothedParts.count == series.count {
+            let coordinates = seriesCoordinates
+            result.climbs = Climb.find(distances: series.distances, elevations: smoothedParts) { coordinates[$0] }
+        }
         result.checkTimes()
         if result.timeProblem == nil, let moving = result.movingTimeSeconds, moving > 0 {
             result.averageSpeedMetersPerSecond = result.length2DMeters / moving

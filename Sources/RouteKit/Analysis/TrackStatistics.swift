@@ -40,6 +40,9 @@ public struct TrackStatistics: Hashable, Sendable {
     public var steepestDescentPercent: Double?
     /// West, south, east, north in degrees.
     public var bounds: Bounds?
+    /// The climbs, in order along the track (``Climb/find(distances:elevations:coordinate:)``); none for a
+    /// total of several tracks.
+    public var climbs: [Climb] = []
     /// Steps from one timed fix to the next timed fix of its segment.
     public var timeSteps = 0
     /// Of those, the steps whose time goes back (tracks joined from recordings of different days).

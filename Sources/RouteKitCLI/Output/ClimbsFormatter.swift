@@ -12,6 +12,12 @@ enum ClimbsFormatter {
             b.append(string: "\(name): no climb of at least 500 m at 3 % or more.\n")
             return
         }
+        b.append(string: "\(name): \(climbs.count) climb\(climbs.count == 1 ? "" : "s")\n")
+        lines(climbs, into: &b)
+    }
+
+    /// The table's lines, without the name.
+    static func lines(_ climbs: [Climb], into b: inout ByteBuffer) {
         let header = ["#", "From km", "To km", "Length", "Gain", "Average", "Steepest", "Top", "Category", "FIETS"]
         var lines = [header]
         for (k, c) in climbs.enumerated() {
@@ -28,7 +34,6 @@ enum ClimbsFormatter {
         }
         var widths = [Int](repeating: 0, count: header.count)
         for line in lines { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        b.append(string: "\(name): \(climbs.count) climb\(climbs.count == 1 ? "" : "s")\n")
         for (n, line) in lines.enumerated() {
             let cells = line.enumerated().map { i, cell in String(repeating: " ", count: widths[i] - cell.count) + cell
             }
@@ -53,7 +58,7 @@ enum ClimbsFormatter {
     }
 
     /// One climb's numbers as a JSON object.
-    private static func properties(_ c: Climb, into b: inout ByteBuffer) {
+    static func properties(_ c: Climb, into b: inout ByteBuffer) {
         func position(_ p: Coordinate?) -> String {
             p.map {
                 "[\(DecimalText.compact($0.longitude, decimals: 7)),\(DecimalText.compact($0.latitude, decimals: 7))]"

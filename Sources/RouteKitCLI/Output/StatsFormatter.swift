@@ -20,7 +20,12 @@ enum StatsFormatter {
             b.append(",\"name\":")
             if let name = row.stats.name { JSONText.appendString(name, to: &b) } else { b.append("null") }
             summary(row.stats, &b)
-            b.append(0x7D)
+            b.append(",\"climbs\":[")
+            for (k, climb) in row.stats.climbs.enumerated() {
+                if k > 0 { b.append(0x2C) }
+                ClimbsFormatter.properties(climb, into: &b)
+            }
+            b.append("]}")
         }
         b.append("],\n\"total\":{")
         summary(total, &b, leadingComma: false)
@@ -99,14 +104,20 @@ enum StatsFormatter {
         ]
     }
 
+    /// The CSV's columns for the climbs: how many, and the hardest category.
+    private static func climbCells(_ climbs: [Climb]) -> [String] {
+        [String(climbs.count), climbs.compactMap(\.category).min()?.rawValue ?? ""]
+    }
+
     // MARK: CSV
 
     static func csv(_ rows: [Row], total: TrackStatistics, into b: inout ByteBuffer) {
-        let names = ["file", "name"] + fields(total).map(\.0)
+        let names = ["file", "name"] + fields(total).map(\.0) + ["climbs", "hardest_climb"]
         b.append(string: names.joined(separator: ",") + "\n")
         for row in rows + [(file: "", stats: total)] {
             var cells = [quote(row.file), quote(row.file.isEmpty ? "total" : row.stats.name ?? "")]
             cells += fields(row.stats).map { $0.1.csv }
+            cells += climbCells(row.file.isEmpty ? rows.flatMap(\.stats.climbs) : row.stats.climbs)
             b.append(string: cells.joined(separator: ",") + "\n")
         }
     }
@@ -143,6 +154,10 @@ enum StatsFormatter {
             if n == 0 || (n == lines.count - 2 && rows.count > 1) {
                 b.append(string: String(repeating: "─", count: widths.reduce(0, +) + 2 * (widths.count - 1)) + "\n")
             }
+        }
+        for row in rows where !row.stats.climbs.isEmpty {
+            b.append(string: "\nClimbs of \(row.stats.name ?? row.file):\n")
+            ClimbsFormatter.lines(row.stats.climbs, into: &b)
         }
         if let a = rows.max(by: { $0.stats.points < $1.stats.points })?.stats.ascent {
             b.append(
