@@ -49,8 +49,14 @@ enum StageOutput {
         b.append(
             string:
                 ",\"control_points\":\(data.stages.reduce(0) { $0 + $1.controlPoints.count })},\n"
-                + "\"unassigned_control_points\":["
-        )
+                + "\"hardest_climbs\":[")
+        for (k, hard) in hardestClimbs(data).enumerated() {
+            if k > 0 { b.append(0x2C) }
+            b.append(string: "{\"stage\":\(hard.stage),\"climb\":")
+            ClimbsFormatter.properties(hard.climb, into: &b)
+            b.append("}")
+        }
+        b.append("],\n\"unassigned_control_points\":[")
         for (k, p) in data.unassigned.enumerated() {
             if k > 0 { b.append(0x2C) }
             pointJSON(p, along: false, &b)
@@ -63,6 +69,12 @@ enum StageOutput {
         }
         b.append("]}\n")
         return b.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The route's five hardest climbs, by score, with their stages.
+    static func hardestClimbs(_ data: StageBundle) -> [(stage: Int, climb: Climb)] {
+        let all = data.stages.flatMap { stage in stage.statistics.climbs.map { (stage: stage.number, climb: $0) } }
+        return Array(all.sorted { $0.climb.score > $1.climb.score }.prefix(5))
     }
 
     /// A JSON string, or null.
@@ -91,6 +103,11 @@ enum StageOutput {
         for (k, p) in stage.controlPoints.enumerated() {
             if k > 0 { b.append(0x2C) }
             pointJSON(p, along: true, &b)
+        }
+        b.append("],\"climbs\":[")
+        for (k, climb) in stage.statistics.climbs.enumerated() {
+            if k > 0 { b.append(0x2C) }
+            ClimbsFormatter.properties(climb, into: &b)
         }
         b.append("]")
         if !nearby.isEmpty {
@@ -203,6 +220,7 @@ enum StageOutput {
         nearby: [[ClubroomIndex.AlongTrack]], radius: Double
     ) -> String {
         var h = htmlHead(data, total: total, routeMap: routeMap)
+        h += hardestClimbsHTML(data)
         h += contents(data)
         h += unplacedPoints(data)
         for (i, stage) in data.stages.enumerated() {
@@ -227,7 +245,7 @@ enum StageOutput {
         border-radius: 6px; margin: .75rem 0; }
         table { border-collapse: collapse; width: 100%; font-size: .95rem; } \
         td, th { padding: .3rem .5rem; border-bottom: 1px solid #e5e0d3; text-align: left; }
-        td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+        td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; } td.n { white-space: nowrap; }
         .totals { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .5rem; }
         .totals div { background: #fff; border: 1px solid #e5e0d3; border-radius: 6px; padding: .5rem .75rem; }
         .totals b { display: block; font-size: 1.3rem; }
@@ -269,6 +287,41 @@ enum StageOutput {
             <nav><h2 id="contents">Stages</h2><ol\(numberedNames ? " class=\"numbered\"" : "")>
 
             """
+    }
+
+    /// A climb in a table row: where, how long, how much, how steep, its category.
+    private static func climbCells(_ c: Climb) -> String {
+        "<td class=\"n\">\(DecimalText.fixed(c.startMeters / 1000, decimals: 1))–"
+            + "\(DecimalText.fixed(c.endMeters / 1000, decimals: 1))</td>"
+            + "<td class=\"n\">\(DecimalText.fixed(c.lengthMeters / 1000, decimals: 1)) km</td>"
+            + "<td class=\"n\">\(metres(c.gainMeters))</td>"
+            + "<td class=\"n\">\(DecimalText.fixed(c.averageGradePercent, decimals: 1)) %</td>"
+            + "<td class=\"n\">\(DecimalText.fixed(c.maxGradePercent, decimals: 1)) %</td>"
+            + "<td>\(c.category.map { $0 == .hc ? "HC" : "Cat \($0.rawValue)" } ?? "–")</td>"
+    }
+
+    private static let climbHeader =
+        "<th class=\"n\">km</th><th class=\"n\">Length</th><th class=\"n\">Gain</th><th class=\"n\">Average</th>"
+        + "<th class=\"n\">Steepest 100 m</th><th>Category</th>"
+
+    /// The route's hardest climbs, each with its stage; nothing when there is no climb.
+    private static func hardestClimbsHTML(_ data: StageBundle) -> String {
+        let hardest = hardestClimbs(data)
+        guard !hardest.isEmpty else { return "" }
+        var h = "<h2 id=\"climbs\">The hardest climbs</h2>\n<div class=\"scroll\"><table><tr><th>Stage</th>"
+        h += climbHeader + "</tr>\n"
+        for (stage, climb) in hardest {
+            h += "<tr><td><a href=\"#stage-\(stage)\">\(stage)</a></td>" + climbCells(climb) + "</tr>\n"
+        }
+        return h + "</table></div>\n"
+    }
+
+    /// A stage's climbs; nothing when it has none.
+    private static func climbsHTML(_ climbs: [Climb]) -> String {
+        guard !climbs.isEmpty else { return "" }
+        var h = "<h3>Climbs</h3><div class=\"scroll\"><table><tr>" + climbHeader + "</tr>\n"
+        for climb in climbs { h += "<tr>" + climbCells(climb) + "</tr>\n" }
+        return h + "</table></div>\n"
     }
 
     /// The list of stages, each linked, with its length and ascent.
@@ -324,7 +377,7 @@ enum StageOutput {
         h +=
             "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td>"
             + "</tr></table></div>\n"
-        h += inline(profile) + "\n" + inline(map) + "\n"
+        h += inline(profile) + "\n" + climbsHTML(s.climbs) + inline(map) + "\n"
         if !stage.controlPoints.isEmpty {
             h += "<h3>Control points</h3><ul class=\"kt\">\n"
             for p in stage.controlPoints {
