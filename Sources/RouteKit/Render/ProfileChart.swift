@@ -46,6 +46,10 @@ public struct ProfileChart {
         self.height = height
     }
 
+    /// The length of the stretches the area is coloured by (the average grade of each): a steady climb is one
+    /// colour, not a flicker of samples. Longer on long routes, so that a stretch is at least a pixel wide.
+    public static let gradeStretchMeters = 200.0
+
     static func classIndex(_ grade: Double) -> Int {
         let g = abs(grade)
         return classes.lastIndex { g >= $0.minimumPercent } ?? 0
@@ -81,7 +85,9 @@ public struct ProfileChart {
             left: left, top: top, width: plotWidth, height: plotHeight, length: length, lowest: lowest, highest: highest
         )
         drawGrid(plot, into: &svg)
-        drawArea(points, plot, into: &svg)
+        let stretch = max(Self.gradeStretchMeters, length / plotWidth)
+        drawArea(points, profile, stretch: stretch, plot, into: &svg)
+        drawClimbs(profile.climbs(), plot, into: &svg)
         drawExtremes(points, plot, into: &svg)
         // Control points: a dashed line up from the profile and the name, turned to fit.
         for marker in markers.sorted(by: { $0.distanceMeters < $1.distanceMeters }) {
@@ -94,7 +100,7 @@ public struct ProfileChart {
                 "<text x=\"\(tx)\" y=\"\(ty)\" font-size=\"11\" fill=\"#1b5fa8\" transform=\"rotate(-35 \(tx) \(ty))\">"
                     + "\(SVGWriter.escape(marker.label))</text>")
         }
-        drawLegend(left: left, into: &svg)
+        drawLegend(left: left, stretch: stretch, exaggeration: plot.exaggeration, into: &svg)
         return svg.document(title: "\(title): \(subtitle)")
     }
 
@@ -115,6 +121,8 @@ public struct ProfileChart {
         }
 
         var base: Double { top + height }
+        /// How much the elevation axis is stretched against the distance axis.
+        var exaggeration: Double { (height / (yMax - yMin)) / (width / length) }
         func x(_ d: Double) -> Double { left + d / length * width }
         func y(_ e: Double) -> Double { top + (yMax - e) / (yMax - yMin) * height }
     }
@@ -145,37 +153,73 @@ public struct ProfileChart {
             "m", x: plot.left - 8, y: plot.top - 8, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
     }
 
-    /// The area under the curve, one polygon per run of a gradient class, the curve and the axes.
-    private func drawArea(_ points: [ElevationProfile.Sample], _ plot: Plot, into svg: inout SVGWriter) {
-        var run: [(Double, Double)] = []
-        var runClass = Self.classIndex(points.first?.gradePercent ?? 0)
-        func flush() {
-            guard run.count >= 2, let first = run.first, let last = run.last else { return }
-            let polygon = run + [(last.0, plot.base), (first.0, plot.base)]
+    /// The area under the curve, coloured by the average grade of each stretch of `stretch` metres (runs of
+    /// stretches of one class drawn as one polygon), the curve and the axes.
+    private func drawArea(
+        _ points: [ElevationProfile.Sample], _ profile: ElevationProfile, stretch: Double, _ plot: Plot,
+        into svg: inout SVGWriter
+    ) {
+        func elevation(_ d: Double) -> Double { profile.elevation(atDistance: d) ?? 0 }
+        let start = points.first?.distanceMeters ?? 0
+        let end = points.last?.distanceMeters ?? 0
+        // Runs of stretches of one class: from, to, and the class.
+        var runs: [(from: Double, to: Double, grade: Int)] = []
+        var a = start
+        while a < end {
+            let b = min(a + stretch, end)
+            let c = Self.classIndex((elevation(b) - elevation(a)) / max(b - a, 1e-9) * 100)
+            if let last = runs.last, last.grade == c { runs[runs.count - 1].to = b } else { runs.append((a, b, c)) }
+            a = b
+        }
+        var k = 0
+        for run in runs {
+            var outline = [(plot.x(run.from), plot.y(elevation(run.from)))]
+            while k < points.count && points[k].distanceMeters <= run.from { k += 1 }
+            while k < points.count && points[k].distanceMeters < run.to {
+                outline.append((plot.x(points[k].distanceMeters), plot.y(points[k].smoothedElevationMeters)))
+                k += 1
+            }
+            outline.append((plot.x(run.to), plot.y(elevation(run.to))))
+            let polygon = outline + [(plot.x(run.to), plot.base), (plot.x(run.from), plot.base)]
             // A hairline of the same colour closes the anti-aliasing seams between neighbouring runs.
-            let color = Self.classes[runClass].color
+            let color = Self.classes[run.grade].color
             svg.path(polygon, closed: true, attributes: "fill=\"\(color)\" stroke=\"\(color)\" stroke-width=\"0.6\"")
         }
-        for (i, p) in points.enumerated() {
-            let c = Self.classIndex(
-                i + 1 < points.count ? max(abs(p.gradePercent), abs(points[i + 1].gradePercent)) : p.gradePercent)
-            let vertex = (plot.x(p.distanceMeters), plot.y(p.smoothedElevationMeters))
-            if c != runClass && !run.isEmpty {
-                run.append(vertex)
-                flush()
-                run = [vertex]
-                runClass = c
-            } else {
-                run.append(vertex)
-            }
-        }
-        flush()
         svg.path(
             points.map { (plot.x($0.distanceMeters), plot.y($0.smoothedElevationMeters)) },
             attributes: "fill=\"none\" stroke=\"#333\" stroke-width=\"1.4\" stroke-linejoin=\"round\"")
         svg.line(
             plot.left, plot.base, plot.left + plot.width, plot.base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
         svg.line(plot.left, plot.top, plot.left, plot.base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
+    }
+
+    /// Each climb: a bracket over its stretch just above its top, labelled "4.2 km · 7.1 % · Cat 2" where the
+    /// label fits in the plot without covering another (one row higher when it would; left out otherwise).
+    private func drawClimbs(_ climbs: [Climb], _ plot: Plot, into svg: inout SVGWriter) {
+        var placed: [(x0: Double, x1: Double, y: Double)] = []
+        for climb in climbs {
+            let x0 = plot.x(climb.startMeters), x1 = plot.x(climb.endMeters)
+            let y = max(plot.top + 16, plot.y(climb.topElevationMeters) - 10)
+            svg.raw(
+                "<path d=\"M\(SVGWriter.number(x0)) \(SVGWriter.number(y + 5))V\(SVGWriter.number(y))"
+                    + "H\(SVGWriter.number(x1))V\(SVGWriter.number(y + 5))\" fill=\"none\" stroke=\"#444\" "
+                    + "stroke-width=\"1.2\"/>")
+            let category = climb.category.map { $0 == .hc ? " · HC" : " · Cat \($0.rawValue)" } ?? ""
+            let label =
+                "\(DecimalText.fixed(climb.lengthMeters / 1000, decimals: 1)) km · "
+                + "\(DecimalText.fixed(climb.averageGradePercent, decimals: 1)) %\(category)"
+            let half = Double(label.count) * 2.9  // about 5.8 px a character at 10 px
+            let center = min(max((x0 + x1) / 2, plot.left + half), plot.left + plot.width - half)
+            for row in 0..<3 {
+                let ly = y - 4 - Double(row) * 12
+                guard ly > plot.top + 8 else { break }
+                let clash = placed.contains { abs($0.y - ly) < 11 && $0.x0 < center + half && center - half < $0.x1 }
+                if clash { continue }
+                svg.text(label, x: center, y: ly, attributes: "font-size=\"10\" fill=\"#333\" text-anchor=\"middle\"")
+                placed.append((center - half, center + half, ly))
+                break
+            }
+        }
     }
 
     /// The highest and lowest points, labelled where there is room.
@@ -206,16 +250,22 @@ public struct ProfileChart {
         }
     }
 
-    /// The gradient classes' colours along the bottom.
-    private func drawLegend(left: Double, into svg: inout SVGWriter) {
+    /// The gradient classes' colours along the bottom, the stretch they are measured over and the vertical
+    /// exaggeration.
+    private func drawLegend(left: Double, stretch: Double, exaggeration: Double, into svg: inout SVGWriter) {
         var lx = left
         let ly = height - 22
-        svg.text("Gradient (up or down):", x: lx, y: ly + 10, attributes: "font-size=\"11\" fill=\"#444\"")
+        svg.text(
+            "Gradient over \(DecimalText.grouped(stretch)) m:", x: lx, y: ly + 10,
+            attributes: "font-size=\"11\" fill=\"#444\"")
         lx += 138
         for c in Self.classes {
             svg.rect(x: lx, y: ly, width: 14, height: 12, attributes: "fill=\"\(c.color)\"")
             svg.text(c.label, x: lx + 18, y: ly + 10, attributes: "font-size=\"11\" fill=\"#444\"")
             lx += 76
         }
+        svg.text(
+            "vertical × \(DecimalText.grouped(exaggeration))", x: width - 24, y: ly + 10,
+            attributes: "font-size=\"11\" fill=\"#444\" text-anchor=\"end\"")
     }
 }
