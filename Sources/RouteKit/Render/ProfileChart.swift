@@ -89,17 +89,7 @@ public struct ProfileChart {
         drawArea(points, profile, stretch: stretch, plot, into: &svg)
         drawClimbs(profile.climbs(), plot, into: &svg)
         drawExtremes(points, plot, into: &svg)
-        // Control points: a dashed line up from the profile and the name, turned to fit.
-        for marker in markers.sorted(by: { $0.distanceMeters < $1.distanceMeters }) {
-            let px = plot.x(marker.distanceMeters)
-            let py = plot.y(profile.elevation(atDistance: marker.distanceMeters) ?? lowest)
-            svg.line(px, py, px, top - 4, attributes: "stroke=\"#1b5fa8\" stroke-width=\"1\" stroke-dasharray=\"3 3\"")
-            svg.circle(x: px, y: py, radius: 3, attributes: "fill=\"#1b5fa8\"")
-            let (tx, ty) = (SVGWriter.number(px + 4), SVGWriter.number(top - 6))
-            svg.raw(
-                "<text x=\"\(tx)\" y=\"\(ty)\" font-size=\"11\" fill=\"#1b5fa8\" transform=\"rotate(-35 \(tx) \(ty))\">"
-                    + "\(SVGWriter.escape(marker.label))</text>")
-        }
+        drawMarkers(markers, profile, plot, into: &svg)
         drawLegend(left: left, stretch: stretch, exaggeration: plot.exaggeration, into: &svg)
         return svg.document(title: "\(title): \(subtitle)")
     }
@@ -191,6 +181,37 @@ public struct ProfileChart {
         svg.line(
             plot.left, plot.base, plot.left + plot.width, plot.base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
         svg.line(plot.left, plot.top, plot.left, plot.base, attributes: "stroke=\"#888\" stroke-width=\"1\"")
+    }
+
+    /// Control points: a dashed line up from the profile to the band above the plot, and the name there,
+    /// level, in one of two rows: where a name would cover another it goes to the other row, is shortened
+    /// with an ellipsis to the room left, or (with no room for three letters) left out; no name leaves the
+    /// frame or reaches the title.
+    private func drawMarkers(_ markers: [Marker], _ profile: ElevationProfile, _ plot: Plot, into svg: inout SVGWriter)
+    {
+        let characterWidth = 6.2  // about, at 11 px
+        var rowEnds = [-Double.infinity, -Double.infinity]  // where each row's last name ends
+        for marker in markers.sorted(by: { $0.distanceMeters < $1.distanceMeters }) {
+            let px = plot.x(marker.distanceMeters)
+            let py = plot.y(profile.elevation(atDistance: marker.distanceMeters) ?? plot.yMin)
+            svg.line(
+                px, py, px, plot.top - 4, attributes: "stroke=\"#1b5fa8\" stroke-width=\"1\" stroke-dasharray=\"3 3\"")
+            svg.circle(x: px, y: py, radius: 3, attributes: "fill=\"#1b5fa8\"")
+            // The name starts at its line, or ends there near the right edge.
+            let full = Double(marker.label.count) * characterWidth
+            let start = min(px + 3, width - 8 - full)
+            // The lower row when it has room, else the upper, else the one whose last name ends first.
+            let row = [0, 1].first { rowEnds[$0] + 8 <= start } ?? (rowEnds[0] <= rowEnds[1] ? 0 : 1)
+            let from = max(start, rowEnds[row] + 8, 4)
+            let room = Int((width - 8 - from) / characterWidth)
+            let fitting = from > start ? min(room, Int((px + 3 + full - from) / characterWidth)) : room
+            guard fitting >= 3 || fitting >= marker.label.count else { continue }
+            let text = marker.label.count <= fitting ? marker.label : String(marker.label.prefix(fitting - 1)) + "…"
+            svg.text(
+                text, x: from, y: plot.top - 8 - Double(row) * 14,
+                attributes: "font-size=\"11\" fill=\"#1b5fa8\"")
+            rowEnds[row] = from + Double(text.count) * characterWidth
+        }
     }
 
     /// Each climb: a bracket over its stretch just above its top, labelled "4.2 km · 7.1 % · Cat 2" where the

@@ -73,7 +73,8 @@ package struct SVGWriter {
         <svg xmlns="http://www.w3.org/2000/svg" \
         width="\(Self.number(width, decimals: 0))" height="\(Self.number(height, decimals: 0))" \
         viewBox="0 0 \(Self.number(width, decimals: 0)) \(Self.number(height, decimals: 0))" \
-        font-family="DejaVu Sans, Helvetica, Arial, sans-serif" role="img">
+        font-family="DejaVu Sans, Helvetica, Arial, Noto Color Emoji, Apple Color Emoji, Segoe UI Emoji, sans-serif" \
+        role="img">
         <title>\(Self.escape(title))</title>
         \(body)</svg>
 

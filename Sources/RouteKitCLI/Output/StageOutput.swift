@@ -236,7 +236,8 @@ enum StageOutput {
 
     private static let styleSheet = """
         <style>
-        body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; margin: 0; \
+        body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", "Noto Color Emoji", \
+        "Apple Color Emoji", "Segoe UI Emoji", sans-serif; margin: 0; \
         color: #222; background: #fbfaf6; line-height: 1.45; }
         main { max-width: 1000px; margin: 0 auto; padding: 1rem; }
         h1 { font-size: 1.6rem; margin: .5rem 0; } \
