@@ -257,6 +257,15 @@ enum StageOutput {
         .date { font-size: 1.05rem; margin: .25rem 0; } .iso { white-space: nowrap; color: #666; } \
         .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
         @media (max-width: 480px) { table { font-size: .85rem; } td, th { padding: .25rem .3rem; } }
+        @page { size: A4 landscape; margin: 10mm; }
+        @media print { body { background: #fff; font-size: 8.5pt; line-height: 1.3; } \
+        main { max-width: none; padding: 0; } nav, .note, .link { display: none; } \
+        section { break-before: page; break-inside: avoid; display: flex; flex-wrap: wrap; gap: 0 2%; } \
+        section > * { width: 100%; } section > svg { order: 2; width: 48.5%; max-height: 80mm; margin: .2rem 0; } \
+        section > .climbs, section > .kt-part { order: 3; width: 48.5%; } section > p:last-child { display: none; } \
+        table { font-size: 8pt; } \
+        h2 { margin: 0; padding: 0; border-top: none; font-size: 12pt; } h3 { margin: .3rem 0 .1rem; font-size: 9pt; } \
+        section p { margin: .2rem 0; } td, th { padding: .1rem .3rem; } ul.kt li { margin: 0; } }
         </style>
         """
 
@@ -320,9 +329,9 @@ enum StageOutput {
     /// A stage's climbs; nothing when it has none.
     private static func climbsHTML(_ climbs: [Climb]) -> String {
         guard !climbs.isEmpty else { return "" }
-        var h = "<h3>Climbs</h3><div class=\"scroll\"><table><tr>" + climbHeader + "</tr>\n"
+        var h = "<div class=\"climbs\"><h3>Climbs</h3><div class=\"scroll\"><table><tr>" + climbHeader + "</tr>\n"
         for climb in climbs { h += "<tr>" + climbCells(climb) + "</tr>\n" }
-        return h + "</table></div>\n"
+        return h + "</table></div></div>\n"
     }
 
     /// The list of stages, each linked, with its length and ascent.
@@ -380,11 +389,11 @@ enum StageOutput {
             + "</tr></table></div>\n"
         h += inline(profile) + "\n" + climbsHTML(s.climbs) + inline(map) + "\n"
         if !stage.controlPoints.isEmpty {
-            h += "<h3>Control points</h3><ul class=\"kt\">\n"
+            h += "<div class=\"kt-part\"><h3>Control points</h3><ul class=\"kt\">\n"
             for p in stage.controlPoints {
                 h += "<li>" + controlPoint(p.number, p.name, p.address, p.stamp, along: p.alongMeters) + "</li>\n"
             }
-            h += "</ul>\n"
+            h += "</ul></div>\n"
         }
         h += clubroomsHTML(nearby, radius: radius)
         h +=
