@@ -220,8 +220,8 @@ enum StageOutput {
         nearby: [[ClubroomIndex.AlongTrack]], radius: Double
     ) -> String {
         var h = htmlHead(data, total: total, routeMap: routeMap)
-        h += hardestClimbsHTML(data)
         h += contents(data)
+        h += hardestClimbsHTML(data)
         h += unplacedPoints(data)
         for (i, stage) in data.stages.enumerated() {
             let near = nearby.isEmpty ? [] : nearby[i]
@@ -257,11 +257,13 @@ enum StageOutput {
         .date { font-size: 1.05rem; margin: .25rem 0; } .iso { white-space: nowrap; color: #666; } \
         .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
         @media (max-width: 480px) { table { font-size: .85rem; } td, th { padding: .25rem .3rem; } }
+        a.zoom { display: block; color: inherit; }
         @page { size: A4 landscape; margin: 10mm; }
         @media print { body { background: #fff; font-size: 8.5pt; line-height: 1.3; } \
         main { max-width: none; padding: 0; } nav, .note, .link { display: none; } \
         section { break-before: page; break-inside: avoid; display: flex; flex-wrap: wrap; gap: 0 2%; } \
-        section > * { width: 100%; } section > svg { order: 2; width: 48.5%; max-height: 80mm; margin: .2rem 0; } \
+        section > * { width: 100%; } section > a.zoom { order: 2; width: 48.5%; } \
+        section svg { max-height: 80mm; margin: .2rem 0; } \
         section > .climbs, section > .kt-part { order: 3; width: 48.5%; } section > p:last-child { display: none; } \
         table { font-size: 8pt; } \
         h2 { margin: 0; padding: 0; border-top: none; font-size: 12pt; } h3 { margin: .3rem 0 .1rem; font-size: 9pt; } \
@@ -293,7 +295,7 @@ enum StageOutput {
             <div><b>\(metres(total.ascent?.descentMeters))</b>descent</div>
             <div><b>\(data.stages.reduce(0) { $0 + $1.controlPoints.count })</b>control points</div>
             </div>
-            \(inline(routeMap))
+            <a class="zoom" href="route-map.svg" title="Open the map full-screen">\(inline(routeMap))</a>
             <nav><h2 id="contents">Stages</h2><ol\(numberedNames ? " class=\"numbered\"" : "")>
 
             """
@@ -387,7 +389,12 @@ enum StageOutput {
         h +=
             "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td>"
             + "</tr></table></div>\n"
-        h += inline(profile) + "\n" + climbsHTML(s.climbs) + inline(map) + "\n"
+        // A tap on a drawing opens its file (written beside the page) full-screen, where a phone can zoom it.
+        h +=
+            "<a class=\"zoom\" href=\"stage-\(stage.number)-profile.svg\" title=\"Open the profile full-screen\">"
+            + inline(profile) + "</a>\n" + climbsHTML(s.climbs)
+            + "<a class=\"zoom\" href=\"stage-\(stage.number)-map.svg\" title=\"Open the map full-screen\">"
+            + inline(map) + "</a>\n"
         if !stage.controlPoints.isEmpty {
             h += "<div class=\"kt-part\"><h3>Control points</h3><ul class=\"kt\">\n"
             for p in stage.controlPoints {
