@@ -87,7 +87,9 @@ public struct ProfileChart {
         drawGrid(plot, into: &svg)
         let stretch = max(Self.gradeStretchMeters, length / plotWidth)
         drawArea(points, profile, stretch: stretch, plot, into: &svg)
-        drawClimbs(profile.climbs(), plot, into: &svg)
+        drawClimbs(
+            profile.climbs(), plot, highest: points.max { $0.smoothedElevationMeters < $1.smoothedElevationMeters },
+            into: &svg)
         drawExtremes(points, plot, into: &svg)
         drawMarkers(markers, profile, plot, into: &svg)
         drawLegend(left: left, stretch: stretch, exaggeration: plot.exaggeration, into: &svg)
@@ -216,8 +218,17 @@ public struct ProfileChart {
 
     /// Each climb: a bracket over its stretch just above its top, labelled "4.2 km · 7.1 % · Cat 2" where the
     /// label fits in the plot without covering another (one row higher when it would; left out otherwise).
-    private func drawClimbs(_ climbs: [Climb], _ plot: Plot, into svg: inout SVGWriter) {
+    private func drawClimbs(
+        _ climbs: [Climb], _ plot: Plot, highest: ElevationProfile.Sample?, into svg: inout SVGWriter
+    ) {
         var placed: [(x0: Double, x1: Double, y: Double)] = []
+        // The highest point's label (drawn later, above the point) is taken already.
+        if let highest {
+            let px = plot.x(highest.distanceMeters)
+            let half = Double(DecimalText.grouped(highest.smoothedElevationMeters).count + 4) * 3.6
+            let center = px > plot.left + plot.width - 60 ? px - half : px < plot.left + 60 ? px + half : px
+            placed.append((center - half, center + half, plot.y(highest.smoothedElevationMeters) - 9))
+        }
         for climb in climbs {
             let x0 = plot.x(climb.startMeters), x1 = plot.x(climb.endMeters)
             let y = max(plot.top + 16, plot.y(climb.topElevationMeters) - 10)
@@ -231,12 +242,15 @@ public struct ProfileChart {
                 + "\(DecimalText.fixed(climb.averageGradePercent, decimals: 1)) %\(category)"
             let half = Double(label.count) * 2.9  // about 5.8 px a character at 10 px
             let center = min(max((x0 + x1) / 2, plot.left + half), plot.left + plot.width - half)
-            for row in 0..<3 {
-                let ly = y - 4 - Double(row) * 12
-                guard ly > plot.top + 8 else { break }
+            // Above the bracket, a row higher, or (near the plot's top) just under it; a white halo keeps it
+            // readable over the curve.
+            for ly in [y - 4, y - 16, y + 15] where ly > plot.top + 8 && ly < plot.base - 4 {
                 let clash = placed.contains { abs($0.y - ly) < 11 && $0.x0 < center + half && center - half < $0.x1 }
                 if clash { continue }
-                svg.text(label, x: center, y: ly, attributes: "font-size=\"10\" fill=\"#333\" text-anchor=\"middle\"")
+                svg.text(
+                    label, x: center, y: ly,
+                    attributes: "font-size=\"10\" fill=\"#333\" text-anchor=\"middle\" stroke=\"#fff\" "
+                        + "stroke-width=\"3\" paint-order=\"stroke\"")
                 placed.append((center - half, center + half, ly))
                 break
             }
