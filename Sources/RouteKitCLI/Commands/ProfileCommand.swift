@@ -11,12 +11,17 @@ struct ProfileCommand: Command {
         Draws the elevation profile of the track in FILE (GPX or GeoJSON; several tracks are drawn one
         after the other, a file without tracks by its routes): distance in km across, elevation in m up,
         a grid at round numbers, the area under the curve coloured by gradient (< 3, 3-6, 6-10, 10-15,
-        > 15 %, up or down) with a legend, the highest and lowest points labelled, and a title with the
-        name, length, ascent and descent. The curve is the elevation smoothed as for the ascent (see
-        'routekit stats --help'), with at most one vertex per pixel across, peaks kept.
+        > 15 %, up or down) by the average grade of 200 m stretches (longer on long routes, a pixel at
+        least), so a steady climb is one colour, with a legend that says so and states the vertical
+        exaggeration; each climb (see 'routekit climbs --help') bracketed and labelled "4.2 km · 7.1 % ·
+        Cat 2"; the highest and lowest points labelled; and a title with the name, length, ascent and
+        descent. The curve is the elevation smoothed as for the ascent (see 'routekit stats --help'),
+        with at most one vertex per pixel across, peaks kept.
 
         --waypoints marks control points at their place along the track: each is projected onto the
         nearest point of the track; one further than --max-distance from it is left out with a warning.
+        Their names stand level above the plot in two rows, shortened with an ellipsis where they would
+        cover one another.
 
         Options:
         \(optionHelp)
