@@ -35,12 +35,15 @@ public struct ClubroomIndex: Sendable {
 
     /// The clubrooms, in the order given.
     public let clubrooms: [Clubroom]
+    /// Their positions, taken once: every search along a track needs them.
+    private let coordinates: [Coordinate]
     private let index: GeodesicIndex
 
     /// An index over `clubrooms`.
     public init(_ clubrooms: [Clubroom]) {
         self.clubrooms = clubrooms
-        index = GeodesicIndex(clubrooms.map(\.coordinate))
+        coordinates = clubrooms.map(\.coordinate)
+        index = GeodesicIndex(coordinates)
     }
 
     /// The clubrooms within `radiusMeters` (≥ 0) of `position`, nearest first (ties in catalog order).
@@ -55,7 +58,7 @@ public struct ClubroomIndex: Sendable {
 
     /// The clubrooms within `radiusMeters` of the track in `corridor`, in order along it.
     public func clubrooms(within radiusMeters: Double, along corridor: TrackCorridor) -> [AlongTrack] {
-        corridor.positions(within: radiusMeters, among: index, coordinates: clubrooms.map(\.coordinate)).map {
+        corridor.positions(within: radiusMeters, among: index, coordinates: coordinates).map {
             AlongTrack(clubroom: clubrooms[$0.index], distanceMeters: $0.distanceMeters, alongMeters: $0.alongMeters)
         }
     }

@@ -45,9 +45,7 @@ struct ClimbsCommand: Command {
 
     static var options: [Option<Self>] {
         [
-            .value(
-                "-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.",
-                into: \.output),
+            .output(into: \.output),
             .value(
                 "--format", name: "F",
                 help: "table (default), json, csv or geojson (each climb a LineString with its numbers).",
@@ -60,7 +58,7 @@ struct ClimbsCommand: Command {
                 "--smoothing", name: "METRES", help: "Smoothing bandwidth instead of the automatic one (0: none).",
                 parse: OptionValues.metres, into: \.method.smoothingMeters),
             .flag("--strict", help: "Treat a bad value in a file as an error (exit 65).", sets: \.strict),
-            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+            .quiet(sets: \.quiet),
         ]
     }
 

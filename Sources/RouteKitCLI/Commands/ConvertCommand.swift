@@ -52,9 +52,7 @@ struct ConvertCommand: Command {
 
     static var options: [Option<Self>] {
         [
-            .value(
-                "-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.",
-                into: \.output),
+            .output(into: \.output),
             .value(
                 "--to", name: "FORMAT",
                 help: """
@@ -81,7 +79,7 @@ struct ConvertCommand: Command {
                 "--only", name: "KINDS", help: "Keep only these, comma-separated: tracks, routes, waypoints.",
                 parse: { text, _ in try parseKinds(text) }, into: \.kinds),
             .flag("--strict", help: "Treat a bad value as an error (exit 65) instead of a warning.", sets: \.strict),
-            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+            .quiet(sets: \.quiet),
         ]
     }
 

@@ -81,10 +81,8 @@ struct MapCommand: Command {
                 "--size", name: "WxH", help: "Size in pixels, for example 1200x800 (default).", parse: size,
                 into: \.size),
             .value("--title", name: "TEXT", help: "The title; by default the first track's name.", into: \.title),
-            .value(
-                "-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.",
-                into: \.output),
-            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+            .output(into: \.output),
+            .quiet(sets: \.quiet),
         ]
     }
 

@@ -127,9 +127,7 @@ struct NearCommand: Command {
                     placeholders for ID_Application and ID_Login (and ID_Unit) first.
                     """,
                 sets: \.skautISRequest),
-            .value(
-                "-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.",
-                into: \.output),
+            .output(into: \.output),
             .flag(
                 "-v", "--verbose", help: "Print how long reading, indexing and searching took, on standard error.",
                 sets: \.verbose),
@@ -140,7 +138,7 @@ struct NearCommand: Command {
                     checking the index and for benchmarks).
                     """,
                 sets: \.exhaustive),
-            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+            .quiet(sets: \.quiet),
         ]
     }
 

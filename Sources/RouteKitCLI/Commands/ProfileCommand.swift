@@ -52,9 +52,7 @@ struct ProfileCommand: Command {
 
     static var options: [Option<Self>] {
         [
-            .value(
-                "-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.",
-                into: \.output),
+            .output(into: \.output),
             .value(
                 "--format", name: "F",
                 help: """
@@ -86,7 +84,7 @@ struct ProfileCommand: Command {
                 help: "Hysteresis threshold for the ascent instead of the automatic one.",
                 parse: OptionValues.metres, into: \.method.thresholdMeters),
             .flag("--strict", help: "Treat a bad value in a file as an error (exit 65).", sets: \.strict),
-            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+            .quiet(sets: \.quiet),
         ]
     }
 

@@ -78,7 +78,7 @@ struct StagesCommand: Command {
                 "--radius", name: "R", help: "For --clubrooms, with a unit: 5km (default).", parse: Units.length,
                 into: \.radius),
         ] + ClubroomFilterOptions.options(\.filter) + [
-            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet)
+            .quiet(sets: \.quiet)
         ]
     }
 

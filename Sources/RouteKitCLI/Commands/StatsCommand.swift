@@ -57,9 +57,7 @@ struct StatsCommand: Command {
                     where unknown.
                     """,
                 parse: OptionValues.choice(Format.self, message: "must be table, json or csv"), into: \.format),
-            .value(
-                "-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.",
-                into: \.output),
+            .output(into: \.output),
             .value(
                 "--smoothing", name: "METRES",
                 help: """
@@ -75,7 +73,7 @@ struct StatsCommand: Command {
                     """,
                 parse: OptionValues.metres, into: \.method.thresholdMeters),
             .flag("--strict", help: "Treat a bad value in a file as an error (exit 65).", sets: \.strict),
-            .flag("-q", "--quiet", help: "Do not print warnings.", sets: \.quiet),
+            .quiet(sets: \.quiet),
         ]
     }
 

@@ -54,6 +54,17 @@ struct Option<Target> {
         Option(names, value: name, help: help) { target, text, _ in target[keyPath: key].append(text ?? "") }
     }
 
+    /// `-o FILE`, the same in every command that writes one file.
+    static func output(into key: WritableKeyPath<Target, String?>) -> Option {
+        .value(
+            "-o", "--output", name: "FILE", help: "Write to FILE (atomically) instead of standard output.", into: key)
+    }
+
+    /// `-q`, the same in every command.
+    static func quiet(sets key: WritableKeyPath<Target, Bool>) -> Option {
+        .flag("-q", "--quiet", help: "Do not print warnings.", sets: key)
+    }
+
     /// The same option for a command that keeps these values in a part of itself (the clubroom filter).
     func lifted<Outer>(_ key: WritableKeyPath<Outer, Target>) -> Option<Outer> {
         let apply = self.apply
