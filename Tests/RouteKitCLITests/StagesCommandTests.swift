@@ -63,6 +63,20 @@ import Testing
         // Self-contained: no script, no stylesheet or image fetched from anywhere.
         #expect(!html.contains("<script") && !html.contains("<link") && !html.contains("src="))
         #expect(html.contains("href=\"stage-9.geojson\"") && html.contains("href=\"#stage-10\""))
+        // Every link leads somewhere: an anchor to an id on the page, a file to one written beside it.
+        let ids = Set(matches(of: #/ id="([^"]+)"/#, in: html))
+        let links = matches(of: #/ href="([^"]+)"/#, in: html)
+        for link in links where !link.hasPrefix("http") {
+            #expect(link.hasPrefix("#") ? ids.contains(String(link.dropFirst())) : files.contains(link), "\(link)")
+        }
+        // Each drawing opens full-screen in the page, and the view has a way back.
+        for drawing in ["route-map", "stage-2-profile", "stage-9-map", "stage-10-map"] {
+            #expect(links.contains("#\(drawing)-view") && links.contains("#\(drawing)"), "\(drawing)")
+        }
+    }
+
+    private func matches(of pattern: Regex<(Substring, Substring)>, in text: String) -> [String] {
+        text.matches(of: pattern).map { String($0.output.1) }
     }
 
     @Test func theOutputsMatchTheirGoldenFiles() throws {

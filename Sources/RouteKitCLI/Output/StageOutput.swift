@@ -196,6 +196,17 @@ enum StageOutput {
         return String(svg[svg.index(after: end)...])
     }
 
+    /// A drawing that a tap opens full-screen inside the page, without script: the drawing is the link to its
+    /// own view (`#ID-view`), which CSS's `:target` lays over the page at a readable size, to pan and pinch-zoom;
+    /// the view's bar closes it (back to `#ID`, where the drawing sits) or opens the SVG file beside the page.
+    /// `large` drawings (the whole route, with all its labels) open at one and a half times their size.
+    static func zoomable(_ svg: String, id: String, what: String, large: Bool = false) -> String {
+        "<div class=\"anchor\" id=\"\(id)\"></div><div class=\"view\(large ? " large" : "")\" id=\"\(id)-view\">"
+            + "<p class=\"bar\"><a href=\"#\(id)\">× Close</a> <a href=\"\(id).svg\">The \(what) as a file</a></p>"
+            + "<a class=\"zoom\" href=\"#\(id)-view\" title=\"Open the \(what) full-screen\">"
+            + inline(svg) + "</a></div>\n"
+    }
+
     /// The line that says which release of the route's data this is.
     private static func dateLine(_ data: StageBundle) -> String {
         guard let date = data.date else { return "" }
@@ -257,13 +268,21 @@ enum StageOutput {
         .date { font-size: 1.05rem; margin: .25rem 0; } .iso { white-space: nowrap; color: #666; } \
         .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
         @media (max-width: 480px) { table { font-size: .85rem; } td, th { padding: .25rem .3rem; } }
-        a.zoom { display: block; color: inherit; }
+        a.zoom { display: block; color: inherit; } .view .bar { display: none; }
+        .view:target { position: fixed; inset: 0; z-index: 9; overflow: auto; background: #fff; margin: 0; }
+        .view:target .bar { display: block; position: sticky; top: 0; left: 0; margin: 0; padding: .6rem 1rem; \
+        background: #fbfaf6; border-bottom: 1px solid #d9d4c7; font-size: 1.05rem; } \
+        .view .bar a { margin-right: 1.5rem; }
+        .view:target a.zoom { pointer-events: none; } .view:target svg { width: max(100%, 1000px); max-width: none; \
+        margin: 0; border: none; border-radius: 0; } .view.large:target svg { width: max(100%, 1800px); }
         @page { size: A4 landscape; margin: 10mm; }
         @media print { body { background: #fff; font-size: 8.5pt; line-height: 1.3; } \
         main { max-width: none; padding: 0; } nav, .note, .link { display: none; } \
         section { break-before: page; break-inside: avoid; display: flex; flex-wrap: wrap; gap: 0 2%; } \
-        section > * { width: 100%; } section > a.zoom { order: 2; width: 48.5%; } \
-        section svg { max-height: 80mm; margin: .2rem 0; } \
+        section > * { width: 100%; } section > .view { order: 2; width: 48.5%; } \
+        .view:target { position: static; overflow: visible; } .view .bar, .anchor { display: none; } \
+        .view svg { width: auto; max-width: 100%; max-height: 150mm; margin: .4rem auto; } \
+        section .view svg { max-height: 80mm; margin: .2rem auto; } \
         section > .climbs, section > .kt-part { order: 3; width: 48.5%; } section > p:last-child { display: none; } \
         table { font-size: 8pt; } \
         h2 { margin: 0; padding: 0; border-top: none; font-size: 12pt; } h3 { margin: .3rem 0 .1rem; font-size: 9pt; } \
@@ -288,6 +307,7 @@ enum StageOutput {
             <main>
             <h1>The route in \(data.stages.count) stage\(data.stages.count == 1 ? "" : "s")</h1>
             \(dateLine(data))<p class="note">Works without a connection: everything is on this page. \
+            Tap a map or a profile to see it full-screen, where it can be zoomed. \
             Synthetic or published data as given in the bundle.</p>
             <div class="totals">
             <div><b>\(km(total.length2DMeters))</b>length</div>
@@ -295,7 +315,7 @@ enum StageOutput {
             <div><b>\(metres(total.ascent?.descentMeters))</b>descent</div>
             <div><b>\(data.stages.reduce(0) { $0 + $1.controlPoints.count })</b>control points</div>
             </div>
-            <a class="zoom" href="route-map.svg" title="Open the map full-screen">\(inline(routeMap))</a>
+            \(zoomable(routeMap, id: "route-map", what: "map", large: true))
             <nav><h2 id="contents">Stages</h2><ol\(numberedNames ? " class=\"numbered\"" : "")>
 
             """
@@ -389,12 +409,9 @@ enum StageOutput {
         h +=
             "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td>"
             + "</tr></table></div>\n"
-        // A tap on a drawing opens its file (written beside the page) full-screen, where a phone can zoom it.
         h +=
-            "<a class=\"zoom\" href=\"stage-\(stage.number)-profile.svg\" title=\"Open the profile full-screen\">"
-            + inline(profile) + "</a>\n" + climbsHTML(s.climbs)
-            + "<a class=\"zoom\" href=\"stage-\(stage.number)-map.svg\" title=\"Open the map full-screen\">"
-            + inline(map) + "</a>\n"
+            zoomable(profile, id: "stage-\(stage.number)-profile", what: "profile") + climbsHTML(s.climbs)
+            + zoomable(map, id: "stage-\(stage.number)-map", what: "map")
         if !stage.controlPoints.isEmpty {
             h += "<div class=\"kt-part\"><h3>Control points</h3><ul class=\"kt\">\n"
             for p in stage.controlPoints {
