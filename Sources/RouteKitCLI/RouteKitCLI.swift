@@ -97,6 +97,10 @@ public enum RouteKitCLI {
             case .cannotCreate, .writeFailed: return .cannotCreate
             }
         }
+        if let error = error as? ElevationModelError {
+            console.error("--dem \(error)")
+            return error.isUnreadable ? .noInput : .dataError
+        }
         // Readers' errors that a command did not word itself are still bad data, not a failure of ours.
         if let error = error as? CatalogError, case .missingColumn = error.underlying {
             console.error("\(error); name it with --lat-column/--lon-column")

@@ -60,13 +60,42 @@ enum Tool: String {
     case xmllint
     /// Writes the ZIP archives of the tests with Fixtures/make-zip.py (python3).
     case python3
+    /// GDAL's raster converter, which writes the GeoTIFFs of the elevation model tests (gdal-bin).
+    case gdalTranslate = "gdal_translate"
+    /// GDAL's coordinate transformer, the reference for a DEM's CRS (gdal-bin).
+    case gdalTransform = "gdaltransform"
+    /// GDAL's mosaic writer, for a VRT of tiles (gdal-bin).
+    case gdalBuildVRT = "gdalbuildvrt"
 
     var package: String {
         switch self {
         case .geodSolve: "geographiclib-tools"
         case .xmllint: "libxml2-utils"
         case .python3: "python3"
+        case .gdalTranslate, .gdalTransform, .gdalBuildVRT: "gdal-bin"
         }
+    }
+
+    /// Runs the program with `arguments` (and `input` on standard input); its standard output.
+    @discardableResult
+    func run(_ arguments: [String], input: String = "") throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try requirePath())
+        process.arguments = arguments
+        let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ToolError.failed(self, status: process.terminationStatus, standardError: errors)
+        }
+        return output
     }
 
     /// The program's path, found on PATH; nil when it is not installed.

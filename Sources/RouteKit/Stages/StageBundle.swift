@@ -28,6 +28,8 @@ public struct StageBundle: Sendable {
         public var statistics: TrackStatistics { profile.statistics }
         /// Control points assigned to the stage, in order along it.
         public var controlPoints: [ControlPoint] = []
+        /// What the elevation model did to the track's elevations, when the bundle was read with one.
+        public var elevations: ElevationModel.Tally?
 
         /// The description with the figures the website leaves empty ("Dolžina:  Vzpon:  Spust:") filled in
         /// from the track: length, ascent, descent, lowest and highest point, each marked as measured.
@@ -83,19 +85,21 @@ public struct StageBundle: Sendable {
     }
 
     /// Reads the bundle in `source`, measuring each stage with `method`; control points within
-    /// `assignmentMeters` of a stage's track belong to the nearest such stage. Never throws: what cannot be
-    /// read is left out and said in ``problems``.
+    /// `assignmentMeters` of a stage's track belong to the nearest such stage. With `elevations`, the tracks
+    /// take their elevations from the model (as its mode says) before they are measured. Never throws: what
+    /// cannot be read is left out and said in ``problems``.
     public static func read(
-        _ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200
+        _ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200,
+        elevations: (model: ElevationModel, mode: ElevationModel.Mode)? = nil
     ) -> StageBundle {
-        read(source, method: method, assignmentMeters: assignmentMeters, progress: nil)
+        read(source, method: method, assignmentMeters: assignmentMeters, elevations: elevations, progress: nil)
     }
 
-    /// Reads the bundle as ``read(_:method:assignmentMeters:)`` does, counting the stages read (of the
-    /// stage files found) into `progress`.
+    /// Reads the bundle as ``read(_:method:assignmentMeters:elevations:)`` does, counting the stages read (of
+    /// the stage files found) into `progress`.
     package static func read(
         _ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200,
-        progress: ProgressCounter?
+        elevations: (model: ElevationModel, mode: ElevationModel.Mode)? = nil, progress: ProgressCounter?
     ) -> StageBundle {
         var bundle = StageBundle()
         bundle.origin = source.origin
@@ -110,7 +114,8 @@ public struct StageBundle: Sendable {
             built = try parallelMap(files.count) { index in
                 defer { progress?.advance(by: 1) }
                 return readStage(
-                    files[index].number, files[index].name, entry: files[index].entry, from: source, method: method)
+                    files[index].number, files[index].name, entry: files[index].entry, from: source, method: method,
+                    elevations: elevations)
             }
         } catch {  // readStage reports its failures as results; nothing else can throw
             bundle.problems.append("\(error)")
@@ -190,7 +195,7 @@ public struct StageBundle: Sendable {
 
     private static func readStage(
         _ number: Int, _ name: String, entry: JSONValue?, from source: BundleSource,
-        method: AscentMethod
+        method: AscentMethod, elevations: (model: ElevationModel, mode: ElevationModel.Mode)?
     ) -> Result<Stage, StageProblem> {
         let document: GPXDocument
         do {
@@ -202,10 +207,20 @@ public struct StageBundle: Sendable {
                 StageProblem(
                     message: "\(IOError.located("\(error)", in: source.displayName(name))); stage \(number) left out"))
         }
-        let track = document.tracksElseRoutes()
+        var track = document.tracksElseRoutes()
         guard track.segments.contains(where: { !$0.points.isEmpty }) else {
             return .failure(
                 StageProblem(message: "\(source.displayName(name)): no track points; stage \(number) left out"))
+        }
+        var tally: ElevationModel.Tally?
+        if let elevations {
+            var counted = ElevationModel.Tally()
+            do {
+                try elevations.model.apply(to: &track, mode: elevations.mode, tally: &counted)
+            } catch {
+                return .failure(StageProblem(message: "--dem \(error); stage \(number) left out"))
+            }
+            tally = counted
         }
         func text(_ key: String) -> String? {
             entry?[key]?.string.map { $0.trimmingSpaces() }.flatMap { $0.isEmpty ? nil : $0 }
@@ -214,7 +229,7 @@ public struct StageBundle: Sendable {
             Stage(
                 number: number, fileName: name, name: text("name") ?? track.name ?? "Etapa \(number)",
                 description: text("desc"), category: text("category"), href: text("href"),
-                track: track, profile: ElevationProfile(track: track, method: method)))
+                track: track, profile: ElevationProfile(track: track, method: method), elevations: tally))
     }
 
     /// A JSON list of the bundle (etape.json, kt.json), or nil with the problem noted.

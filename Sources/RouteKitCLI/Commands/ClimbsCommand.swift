@@ -40,6 +40,7 @@ struct ClimbsCommand: Command {
     var format = Format.table
     var minimumCategory: ClimbCategory?
     var method = AscentMethod.standard
+    var dem = DEMOptions()
     var strict = false
     var quiet = false
 
@@ -57,9 +58,13 @@ struct ClimbsCommand: Command {
             .value(
                 "--smoothing", name: "METRES", help: "Smoothing bandwidth instead of the automatic one (0: none).",
                 parse: OptionValues.metres, into: \.method.smoothingMeters),
-            .flag("--strict", help: "Treat a bad value in a file as an error (exit 65).", sets: \.strict),
-            .quiet(sets: \.quiet),
         ]
+            + DEMOptions.options(\.dem) + [
+                .flag(
+                    "--strict", help: "Treat a bad value in a file (or a point off the DEM) as an error (exit 65).",
+                    sets: \.strict),
+                .quiet(sets: \.quiet),
+            ]
     }
 
     static var positionals: Positionals<Self> {
@@ -81,8 +86,10 @@ struct ClimbsCommand: Command {
 
     func run(console: Console) throws -> ExitCode {
         guard let path = input else { throw CLIError.usage("no input file") }  // validate() has said so already
-        let profile = ElevationProfile(
-            track: try readTrack(path, strict: strict, quiet: quiet, console: console), method: method)
+        let model = try dem.open(strict: strict)
+        let track = try readTrack(path, strict: strict, quiet: quiet, console: console, dem: model)
+        model?.report(console: console, quiet: quiet)
+        let profile = ElevationProfile(track: track, method: dem.method(method))
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations: no climbs") }
         let climbs = profile.climbs().filter { climb in
             minimumCategory.map { minimum in climb.category.map { $0 <= minimum } ?? false } ?? true

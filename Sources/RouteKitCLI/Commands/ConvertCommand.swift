@@ -47,6 +47,7 @@ struct ConvertCommand: Command {
     var format: OutputFormat?
     var precision: Int?
     var kinds: FeatureKinds = .all
+    var dem = DEMOptions()
     var strict = false
     var quiet = false
 
@@ -78,9 +79,14 @@ struct ConvertCommand: Command {
             .value(
                 "--only", name: "KINDS", help: "Keep only these, comma-separated: tracks, routes, waypoints.",
                 parse: { text, _ in try parseKinds(text) }, into: \.kinds),
-            .flag("--strict", help: "Treat a bad value as an error (exit 65) instead of a warning.", sets: \.strict),
-            .quiet(sets: \.quiet),
         ]
+            + DEMOptions.options(\.dem) + [
+                .flag(
+                    "--strict",
+                    help: "Treat a bad value (or a point off the DEM) as an error (exit 65) instead of a warning.",
+                    sets: \.strict),
+                .quiet(sets: \.quiet),
+            ]
     }
 
     static var positionals: Positionals<Self> { .many(\.inputs) }
@@ -132,6 +138,7 @@ struct ConvertCommand: Command {
         let progress = ProgressBar.reading(files.map(\.0), label: "convert", console: console)
         defer { progress?.finish() }
         let format = outputFormat(firstInput: files[0].1)
+        let model = try dem.open(strict: strict)
         let out = try console.output(output)
         // The writer runs on the pipeline's thread: its warnings wait here and are printed by this thread
         // once the file is through.
@@ -172,12 +179,15 @@ struct ConvertCommand: Command {
             pending.path = file.path
             defer { flushWarnings() }
             let before = written()
-            try readInput(file, format: inputFormat, strict: strict, quiet: quiet, console: console, through: pipeline)
+            try readInput(
+                file, format: inputFormat, strict: strict, quiet: quiet, console: console, dem: model, through: pipeline
+            )
             if written() == before { warn("nothing to convert: no \(kinds.names) with a point") }
         }
         try finish()
         progress?.finish()
         flushWarnings()
+        model?.report(console: console, quiet: quiet)
         try out.commit()
         return .success
     }

@@ -47,6 +47,7 @@ struct ProfileCommand: Command {
     var width = 1000.0
     var height = 360.0
     var method = AscentMethod.standard
+    var dem = DEMOptions()
     var strict = false
     var quiet = false
 
@@ -83,9 +84,13 @@ struct ProfileCommand: Command {
                 "--threshold", name: "METRES",
                 help: "Hysteresis threshold for the ascent instead of the automatic one.",
                 parse: OptionValues.metres, into: \.method.thresholdMeters),
-            .flag("--strict", help: "Treat a bad value in a file as an error (exit 65).", sets: \.strict),
-            .quiet(sets: \.quiet),
         ]
+            + DEMOptions.options(\.dem) + [
+                .flag(
+                    "--strict", help: "Treat a bad value in a file (or a point off the DEM) as an error (exit 65).",
+                    sets: \.strict),
+                .quiet(sets: \.quiet),
+            ]
     }
 
     static var positionals: Positionals<Self> {
@@ -103,8 +108,10 @@ struct ProfileCommand: Command {
 
     func run(console: Console) throws -> ExitCode {
         guard let path = input else { throw CLIError.usage("no input file") }  // validate() has said so already
-        let track = try readTrack(path, strict: strict, quiet: quiet, console: console)
-        let profile = ElevationProfile(track: track, method: method)
+        let model = try dem.open(strict: strict)
+        let track = try readTrack(path, strict: strict, quiet: quiet, console: console, dem: model)
+        model?.report(console: console, quiet: quiet)
+        let profile = ElevationProfile(track: track, method: dem.method(method))
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations") }
         let placed = try placeWaypoints(on: profile, console: console)
         var buffer = ByteBuffer(capacity: 1 << 16)

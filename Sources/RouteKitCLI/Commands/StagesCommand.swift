@@ -52,6 +52,7 @@ struct StagesCommand: Command {
     var clubrooms: [String] = []
     var radius = 5_000.0
     var filter = ClubroomFilter()
+    var dem = DEMOptions()
     var quiet = false
 
     static var options: [Option<Self>] {
@@ -77,7 +78,7 @@ struct StagesCommand: Command {
             .value(
                 "--radius", name: "R", help: "For --clubrooms, with a unit: 5km (default).", parse: Units.length,
                 into: \.radius),
-        ] + ClubroomFilterOptions.options(\.filter) + [
+        ] + ClubroomFilterOptions.options(\.filter) + DEMOptions.options(\.dem) + [
             .quiet(sets: \.quiet)
         ]
     }
@@ -103,8 +104,13 @@ struct StagesCommand: Command {
         let (read, drawn) = (ProgressCounter(), ProgressCounter())
         let progress = Self.progressBar(read: read, drawn: drawn, console: console)
         defer { progress?.finish() }
-        let data = StageBundle.read(source, assignmentMeters: maxDistance, progress: read)
+        let model = try dem.open(strict: false)
+        let data = StageBundle.read(
+            source, method: dem.method(.standard), assignmentMeters: maxDistance,
+            elevations: model.map { ($0.model, $0.mode) }, progress: read)
         if !quiet { report(data, origin: source.origin, console: console) }
+        for stage in data.stages { if let tally = stage.elevations { model?.add(tally) } }
+        model?.report(console: console, quiet: quiet)
         guard !data.stages.isEmpty else { throw StageBundleError.noStages(path: source.origin) }
         let nearby = try clubroomsNear(data.stages)
         try Folder.create(out)

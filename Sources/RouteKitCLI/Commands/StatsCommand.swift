@@ -44,6 +44,7 @@ struct StatsCommand: Command {
     var output: String?
     var format = Format.table
     var method = AscentMethod.standard
+    var dem = DEMOptions()
     var strict = false
     var quiet = false
 
@@ -72,9 +73,13 @@ struct StatsCommand: Command {
                     every rise.
                     """,
                 parse: OptionValues.metres, into: \.method.thresholdMeters),
-            .flag("--strict", help: "Treat a bad value in a file as an error (exit 65).", sets: \.strict),
-            .quiet(sets: \.quiet),
         ]
+            + DEMOptions.options(\.dem) + [
+                .flag(
+                    "--strict", help: "Treat a bad value in a file (or a point off the DEM) as an error (exit 65).",
+                    sets: \.strict),
+                .quiet(sets: \.quiet),
+            ]
     }
 
     static var positionals: Positionals<Self> { .many(\.inputs) }
@@ -89,11 +94,12 @@ struct StatsCommand: Command {
         let files = try openTrackInputs(inputs)
         let progress = ProgressBar.reading(files.map(\.0), label: "stats", console: console)
         defer { progress?.finish() }
+        let model = try dem.open(strict: strict)
         var rows: [(file: String, stats: TrackStatistics)] = []
         for (file, format) in files {
-            let collector = StatisticsCollector(method: method)
+            let collector = StatisticsCollector(method: dem.method(method))
             try readInput(
-                file, format: format, strict: strict, quiet: quiet, console: console,
+                file, format: format, strict: strict, quiet: quiet, console: console, dem: model,
                 through: GPXPipeline(into: collector))
             let lines = collector.lines
             if lines.isEmpty { console.warning("\(file.path): no track or route with a point") }
@@ -105,11 +111,12 @@ struct StatsCommand: Command {
             rows += lines.map { (file.path, $0) }
         }
         progress?.finish()
+        model?.report(console: console, quiet: quiet)
         let total = TrackStatistics.total(of: rows.map(\.stats))
         var buffer = ByteBuffer(capacity: 4096)
         switch format {
-        case .table: StatsFormatter.table(rows, total: total, into: &buffer)
-        case .json: StatsFormatter.json(files: inputs, rows, total: total, into: &buffer)
+        case .table: StatsFormatter.table(rows, total: total, dem: model, into: &buffer)
+        case .json: StatsFormatter.json(files: inputs, rows, total: total, dem: model, into: &buffer)
         case .csv: StatsFormatter.csv(rows, total: total, into: &buffer)
         }
         try console.write(&buffer, to: output)
@@ -132,10 +139,12 @@ func openTrackInputs(_ paths: [String]) throws -> [(InputFile, InputFormat)] {
 /// Reads one input through `pipeline` (reading here, handling on the pipeline's thread) and waits until
 /// the handler has taken everything.
 func readInput(
-    _ file: InputFile, format: InputFormat, strict: Bool, quiet: Bool, console: Console, through pipeline: GPXPipeline
+    _ file: InputFile, format: InputFormat, strict: Bool, quiet: Bool, console: Console, dem: DEMUse? = nil,
+    through pipeline: GPXPipeline
 ) throws {
     do {
-        try readInput(file, format: format, strict: strict, quiet: quiet, console: console, handler: pipeline)
+        try readInput(
+            file, format: format, strict: strict, quiet: quiet, console: console, dem: dem, handler: pipeline)
         try pipeline.finish()
     } catch {
         try? pipeline.finish()  // only to stop the handler's thread: the reader's error is the one to report
@@ -144,11 +153,16 @@ func readInput(
 }
 
 /// Reads one input (GPX or GeoJSON) into `handler`, printing warnings and turning format errors into
-/// data errors with the file name. Shared by the commands that read tracks.
+/// data errors with the file name. Shared by the commands that read tracks. With `dem`, the points take
+/// their elevations from it on the way.
 func readInput(
-    _ file: InputFile, format: InputFormat, strict: Bool, quiet: Bool, console: Console, handler: GPXHandler
+    _ file: InputFile, format: InputFormat, strict: Bool, quiet: Bool, console: Console, dem: DEMUse? = nil,
+    handler target: GPXHandler
 ) throws {
     let printer = WarningPrinter(console: console, path: file.path, quiet: quiet)
+    let elevations = dem?.handler(into: target, path: file.path)
+    let handler: GPXHandler = elevations ?? target
+    defer { if let elevations { dem?.add(elevations) } }
     do {
         switch format {
         case .gpx: try GPXReader(strict: strict, onWarning: { printer($0) }).read(file, handler: handler)

@@ -110,6 +110,11 @@ enum StageOutput {
             ClimbsFormatter.properties(climb, into: &b)
         }
         b.append("]")
+        if let tally = stage.elevations {
+            b.append(
+                string: ",\"elevation_source\":\"dem\",\"points_from_dem\":\(tally.fromModel),"
+                    + "\"points_not_covered\":\(tally.notCovered)")
+        }
         if !nearby.isEmpty {
             b.append(",\"clubrooms\":[")
             for (k, found) in nearby.enumerated() {
@@ -205,6 +210,21 @@ enum StageOutput {
             + "<p class=\"bar\"><a href=\"#\(id)\">× Close</a> <a href=\"\(id).svg\">The \(what) as a file</a></p>"
             + "<a class=\"zoom\" href=\"#\(id)-view\" title=\"Open the \(what) full-screen\">"
             + inline(svg) + "</a></div>\n"
+    }
+
+    /// The line that says the elevations came from a DEM, when they did.
+    private static func demLine(_ data: StageBundle) -> String {
+        var tally = ElevationModel.Tally()
+        var any = false
+        for stage in data.stages {
+            guard let t = stage.elevations else { continue }
+            tally.add(t)
+            any = true
+        }
+        guard any else { return "" }
+        let kept = tally.notCovered == 0 ? "" : "; \(DecimalText.grouped(tally.notCovered)) off it keep the track's own"
+        return "<p class=\"note\">Elevations, ascent and profiles from a digital elevation model "
+            + "(\(DecimalText.grouped(tally.fromModel)) points\(kept)).</p>\n"
     }
 
     /// The line that says which release of the route's data this is.
@@ -306,7 +326,7 @@ enum StageOutput {
             <body>
             <main>
             <h1>The route in \(data.stages.count) stage\(data.stages.count == 1 ? "" : "s")</h1>
-            \(dateLine(data))<p class="note">Works without a connection: everything is on this page. \
+            \(dateLine(data))\(demLine(data))<p class="note">Works without a connection: everything is on this page. \
             Tap a map or a profile to see it full-screen, where it can be zoomed. \
             Synthetic or published data as given in the bundle.</p>
             <div class="totals">

@@ -6,13 +6,23 @@ enum StatsFormatter {
 
     // MARK: JSON
 
-    static func json(files: [String], _ rows: [Row], total: TrackStatistics, into b: inout ByteBuffer) {
+    static func json(
+        files: [String], _ rows: [Row], total: TrackStatistics, dem: DEMUse? = nil, into b: inout ByteBuffer
+    ) {
         b.append("{\"files\":[")
         for (i, f) in files.enumerated() {
             if i > 0 { b.append(0x2C) }
             JSONText.appendString(f, to: &b)
         }
-        b.append("],\n\"tracks\":[")
+        b.append("],\n")
+        if let dem {
+            b.append("\"elevations\":{\"source\":\"dem\",\"dem\":")
+            JSONText.appendString(dem.model.path, to: &b)
+            b.append(
+                string: ",\"mode\":\"\(dem.mode.rawValue)\",\"points_from_dem\":\(dem.tally.fromModel),"
+                    + "\"points_not_covered\":\(dem.tally.notCovered)},\n")
+        }
+        b.append("\"tracks\":[")
         for (i, row) in rows.enumerated() {
             b.append(i > 0 ? ",\n" : "\n")
             b.append("{\"file\":")
@@ -130,7 +140,7 @@ enum StatsFormatter {
 
     // MARK: Table
 
-    static func table(_ rows: [Row], total: TrackStatistics, into b: inout ByteBuffer) {
+    static func table(_ rows: [Row], total: TrackStatistics, dem: DEMUse? = nil, into b: inout ByteBuffer) {
         let header = [
             "Track", "Points", "Length", "Ascent", "Descent", "Elevation", "Duration", "Moving",
             "Avg km/h", "Max km/h", "Climb", "Descent",
@@ -168,6 +178,13 @@ enum StatsFormatter {
                     + "\(DecimalText.fixed(a.thresholdMeters, decimals: 2)) m ignored "
                     + "(the longest track's values).\nMoving: between fixes at 0.5 m/s or more. Max speed: over 10 s "
                     + "or more. Grades: over 100 m or more.\n")
+        }
+        if let dem {
+            let kept =
+                dem.tally.notCovered == 0 ? "" : "; \(DecimalText.grouped(dem.tally.notCovered)) off it kept their own"
+            b.append(
+                string: "Elevations: from the DEM \(dem.model.path) (\(dem.mode.rawValue): "
+                    + "\(DecimalText.grouped(dem.tally.fromModel)) points\(kept)).\n")
         }
     }
 

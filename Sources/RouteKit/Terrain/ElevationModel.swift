@@ -1,0 +1,236 @@
+import CGDAL
+import Foundation
+import Synchronization
+
+/// A digital elevation model: one raster GDAL reads (GeoTIFF, SRTM `.hgt`, VRT, …) or a folder of tiles, giving
+/// the terrain's elevation at a WGS84 position by bilinear interpolation between sample centres.
+///
+/// The raster's own geotransform and CRS place its samples (any CRS PROJ knows); no-data samples are left
+/// out. A folder's tiles are found by name and opened when a position first needs them, each once: SRTM
+/// tiles by the degree in their name (`N46E013.hgt`, also zipped), other rasters by their extent, read from
+/// their header when the folder is opened. Samples are read in windows of 256 × 256, each read once and
+/// kept (the least recently used are dropped beyond 64 MiB a tile). Safe to use from several threads: the
+/// lookups take turns.
+public final class ElevationModel: Sendable {
+    /// What the model does to the elevations of a track.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Every point takes the model's elevation (where the model covers it).
+        case replace
+        /// Only points without an elevation take the model's.
+        case fill
+    }
+
+    /// How many points took the model's elevation, and which it did not cover.
+    public struct Tally: Hashable, Sendable {
+        /// Points that took the model's elevation.
+        public var fromModel = 0
+        /// Points the model does not cover (or where it has no data), which kept their own elevation.
+        public var notCovered = 0
+        /// The first of those.
+        public var firstNotCovered: Coordinate?
+
+        public init() {}
+
+        /// Adds the counts of `other`, keeping the first uncovered point seen.
+        public mutating func add(_ other: Tally) {
+            fromModel += other.fromModel
+            notCovered += other.notCovered
+            if firstNotCovered == nil { firstNotCovered = other.firstNotCovered }
+        }
+    }
+
+    /// The extensions of the raster files a folder is searched for (`.hgt.zip` counts as `.hgt`).
+    public static let tileExtensions: Set<String> = [
+        "hgt", "tif", "tiff", "vrt", "img", "asc", "bil", "flt", "dem", "dt0", "dt1", "dt2",
+    ]
+
+    /// The file or folder the model was opened from.
+    public let path: String
+    private let state: Mutex<Tiles>
+
+    /// Opens the raster at `path`, or the folder of tiles at `path`.
+    public init(path: String) throws(ElevationModelError) {
+        self.path = path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw .cannotOpen(path: path, reason: "no such file or folder")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw .cannotOpen(path: path, reason: "permission denied")
+        }
+        state = Mutex(isFolder.boolValue ? try Tiles(folder: path) : Tiles(tile: try RasterTile(path: path)))
+    }
+
+    /// The terrain's elevation at `coordinate` in metres, or nil where the model has no data.
+    public func elevation(at coordinate: Coordinate) throws(ElevationModelError) -> Double? {
+        try state.withLock { tiles throws(ElevationModelError) in try tiles.elevation(at: coordinate) }
+    }
+
+    /// Sets the elevations of `track`'s points from the model as `mode` says, counting into `tally`.
+    public func apply(to track: inout Track, mode: Mode, tally: inout Tally) throws(ElevationModelError) {
+        try state.withLock { tiles throws(ElevationModelError) in
+            for s in track.segments.indices {
+                for p in track.segments[s].points.indices {
+                    let point = track.segments[s].points[p]
+                    guard mode == .replace || point.elevation == nil else { continue }
+                    if let e = try tiles.elevation(at: point.coordinate) {
+                        track.segments[s].points[p].elevation = e
+                        tally.fromModel += 1
+                    } else {
+                        tally.notCovered += 1
+                        if tally.firstNotCovered == nil { tally.firstNotCovered = point.coordinate }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Registers GDAL's drivers and silences its messages to standard error, once: errors reach the caller
+    /// as ``ElevationModelError``. Network access is turned off, so that a VRT cannot make a DEM fetch
+    /// anything.
+    static func prepareGDAL() { _ = gdalPrepared }
+
+    private static let gdalPrepared: Bool = {
+        CPLSetErrorHandler(CPLQuietErrorHandler)
+        CPLSetConfigOption("GDAL_HTTP_TIMEOUT", "1")
+        CPLSetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", ".not-fetched")
+        CPLSetConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "EMPTY_DIR")
+        GDALAllRegister()
+        for name in ["HTTP", "WMS", "WMTS", "WCS", "DAAS", "EEDAI", "PLMosaic", "OGCAPI", "NGW", "STACTA", "STACIT"] {
+            if let driver = GDALGetDriverByName(name) { GDALDeregisterDriver(driver) }
+        }
+        return true
+    }()
+}
+
+/// The tiles of an elevation model, opened when first needed, and which one answered last.
+private final class Tiles {
+    private struct Entry {
+        let path: String
+        var tile: RasterTile?
+        /// Longitude and latitude bounds, to find the candidates for a position before opening anything.
+        let west: Double, south: Double, east: Double, north: Double
+    }
+
+    private var entries: [Entry]
+    /// Entries by whole degree of latitude and longitude (`cell`) that their bounds touch.
+    private var byCell: [Int: [Int]] = [:]
+    private var lastHit: Int?
+
+    init(tile: RasterTile) {
+        entries = [Entry(path: tile.path, tile: tile, west: -180, south: -90, east: 180, north: 90)]
+    }
+
+    init(folder: String) throws(ElevationModelError) {
+        entries = []
+        let files = Self.rasterFiles(in: folder)
+        guard !files.isEmpty else { throw .noTiles(path: folder) }
+        for path in files {
+            if let degree = Self.srtmDegree(URL(fileURLWithPath: path).lastPathComponent) {
+                let margin = 0.01
+                entries.append(
+                    Entry(
+                        path: path, tile: nil, west: degree.lon - margin, south: degree.lat - margin,
+                        east: degree.lon + 1 + margin, north: degree.lat + 1 + margin))
+            } else {
+                // Opened now for its extent; kept open, unless the folder has so many that file handles run short.
+                let tile = try RasterTile(path: path)
+                let b = tile.bounds()
+                entries.append(
+                    Entry(
+                        path: path, tile: entries.count < 200 ? tile : nil, west: b.west, south: b.south, east: b.east,
+                        north: b.north))
+            }
+        }
+        for (index, e) in entries.enumerated() {
+            let south = max(Int(e.south.rounded(.down)), -90)
+            let north = min(Int(e.north.rounded(.down)), 90)
+            let west = max(Int(e.west.rounded(.down)), -180)
+            let east = min(Int(e.east.rounded(.down)), 180)
+            guard south <= north, west <= east else { continue }
+            for lat in south...north {
+                for lon in west...east { byCell[Self.cell(lat, lon), default: []].append(index) }
+            }
+        }
+    }
+
+    private static func cell(_ lat: Int, _ lon: Int) -> Int { (lat + 90) * 361 + (lon + 180) }
+
+    /// The raster files under `folder` (sub-folders too), in name order; hidden files are left out.
+    private static func rasterFiles(in folder: String) -> [String] {
+        guard let walk = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var found: [String] = []
+        while let relative = walk.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            guard !name.hasPrefix(".") else {
+                walk.skipDescendants()
+                continue
+            }
+            var ext = (name as NSString).pathExtension.lowercased()
+            if ext == "zip", name.lowercased().hasSuffix(".hgt.zip") { ext = "hgt" }
+            if ElevationModel.tileExtensions.contains(ext) {
+                found.append((folder as NSString).appendingPathComponent(relative))
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The south-west corner of an SRTM tile named like `N46E013.hgt` or `s09w078.SRTMGL1.hgt.zip`.
+    static func srtmDegree(_ name: String) -> (lat: Double, lon: Double)? {
+        let chars = Array(name.uppercased().utf8.prefix(7))
+        guard chars.count == 7, chars[0] == UInt8(ascii: "N") || chars[0] == UInt8(ascii: "S"),
+            chars[3] == UInt8(ascii: "E") || chars[3] == UInt8(ascii: "W"),
+            let lat = Int(String(decoding: chars[1..<3], as: UTF8.self)),
+            let lon = Int(String(decoding: chars[4..<7], as: UTF8.self)), lat <= 90, lon <= 180,
+            name.lowercased().contains(".hgt")
+        else { return nil }
+        return (Double(chars[0] == UInt8(ascii: "N") ? lat : -lat), Double(chars[3] == UInt8(ascii: "E") ? lon : -lon))
+    }
+
+    func elevation(at coordinate: Coordinate) throws(ElevationModelError) -> Double? {
+        if let lastHit, let e = try elevation(at: coordinate, from: lastHit, needCentres: true) { return e }
+        let candidates: [Int]
+        if entries.count == 1 {
+            candidates = [0]
+        } else {
+            let lat = Int(coordinate.latitude.rounded(.down))
+            let lon = Int(coordinate.longitude.rounded(.down))
+            candidates = byCell[Self.cell(lat, lon)] ?? []
+        }
+        var onEdge: Int?
+        for index in candidates where index != lastHit || entries.count == 1 {
+            let e = entries[index]
+            guard coordinate.longitude >= e.west, coordinate.longitude <= e.east, coordinate.latitude >= e.south,
+                coordinate.latitude <= e.north
+            else { continue }
+            if let value = try elevation(at: coordinate, from: index, needCentres: true) {
+                lastHit = index
+                return value
+            }
+            if onEdge == nil { onEdge = index }
+        }
+        // Between the outer sample centres of every tile that covers it: the nearest edge samples answer.
+        if let onEdge { return try elevation(at: coordinate, from: onEdge, needCentres: false) }
+        return nil
+    }
+
+    /// The elevation from entry `index`, opening its tile when first needed; nil when it does not cover the
+    /// position (between sample centres, when `needCentres`).
+    private func elevation(
+        at coordinate: Coordinate, from index: Int, needCentres: Bool
+    ) throws(ElevationModelError)
+        -> Double?
+    {
+        let tile: RasterTile
+        if let open = entries[index].tile {
+            tile = open
+        } else {
+            tile = try RasterTile(path: entries[index].path)
+            entries[index].tile = tile
+        }
+        guard let p = tile.pixel(of: coordinate),
+            needCentres ? tile.coversBetweenSamples(p) : tile.covers(p)
+        else { return nil }
+        return try tile.elevation(at: p)
+    }
+}

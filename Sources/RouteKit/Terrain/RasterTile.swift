@@ -1,0 +1,252 @@
+import CGDAL
+
+/// One elevation raster opened with GDAL: where its samples are, how to read them, and the windows of samples
+/// read so far. Not thread-safe; ``ElevationModel`` serialises its use.
+///
+/// Positions go from WGS84 into the raster's CRS (when it has another) and through the inverse of its
+/// geotransform to fractional pixel coordinates. GDAL's geotransform always places the edges of the pixels,
+/// whatever the file's convention: for a pixel-is-point raster (an SRTM `.hgt` tile, whose 1201 or 3601
+/// samples span the whole degree) it is shifted by half a pixel, so sample `i` lies at pixel coordinate
+/// `i + 0.5` in both cases and bilinear interpolation between sample centres is right for both.
+final class RasterTile {
+    let path: String
+    let width: Int
+    let height: Int
+    private let dataset: GDALDatasetH
+    private let band: GDALRasterBandH
+    private let geotransform: [Double]
+    private let inverse: [Double]
+    private let transformation: OGRCoordinateTransformationH?
+    private let noData: Float?
+    private let scale: Double
+    private let offset: Double
+    /// The windows read so far, by their index; a use stamp for each, to evict the least recently used.
+    private var windows: [Int: Window] = [:]
+    private var clock = 0
+    private var last: (key: Int, window: Window)?
+
+    /// Samples per side of the windows read at once.
+    static let windowSide = 256
+    /// Windows kept per tile: 256 windows of 256² samples are 64 MiB.
+    static let windowsKept = 256
+
+    final class Window {
+        let values: [Float]
+        let width: Int
+        var used: Int
+        init(values: [Float], width: Int, used: Int) {
+            self.values = values
+            self.width = width
+            self.used = used
+        }
+    }
+
+    /// Opens the raster at `path` (its first band).
+    init(path: String) throws(ElevationModelError) {
+        ElevationModel.prepareGDAL()
+        guard let dataset = GDALOpenEx(path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, nil, nil) else {
+            throw .notARaster(path: path, reason: Self.lastError(or: "GDAL knows no raster format for it"))
+        }
+        var ready = false
+        defer { if !ready { GDALClose(dataset) } }
+        guard GDALGetRasterCount(dataset) >= 1, let band = GDALGetRasterBand(dataset, 1) else {
+            throw .notARaster(path: path, reason: "it has no band of samples")
+        }
+        let width = Int(GDALGetRasterXSize(dataset))
+        let height = Int(GDALGetRasterYSize(dataset))
+        guard width > 0, height > 0 else { throw .notARaster(path: path, reason: "it has no samples") }
+        var geotransform = [Double](repeating: 0, count: 6)
+        var inverse = [Double](repeating: 0, count: 6)
+        guard GDALGetGeoTransform(dataset, &geotransform) == CE_None else {
+            throw .notGeoreferenced(path: path, reason: "no geotransform")
+        }
+        guard geotransform.allSatisfy(\.isFinite), GDALInvGeoTransform(&geotransform, &inverse) != 0 else {
+            throw .notGeoreferenced(path: path, reason: "a geotransform that cannot be inverted")
+        }
+        transformation = try Self.transformation(for: dataset, geotransform, width, height, path: path)
+        var has: Int32 = 0
+        let noData = GDALGetRasterNoDataValue(band, &has)
+        self.noData = has != 0 && noData.isFinite ? Float(noData) : nil
+        let scale = GDALGetRasterScale(band, &has)
+        let offset = GDALGetRasterOffset(band, &has)
+        let unit = GDALGetRasterUnitType(band).map { String(cString: $0).lowercased() } ?? ""
+        let metresPerUnit = unit.contains("us survey") ? 1200.0 / 3937 : unit.hasPrefix("f") ? 0.3048 : 1
+        self.scale = (scale.isFinite && scale != 0 ? scale : 1) * metresPerUnit
+        self.offset = (offset.isFinite ? offset : 0) * metresPerUnit
+        self.path = path
+        self.width = width
+        self.height = height
+        self.dataset = dataset
+        self.band = band
+        self.geotransform = geotransform
+        self.inverse = inverse
+        ready = true
+    }
+
+    deinit {
+        if let transformation { OCTDestroyCoordinateTransformation(transformation) }
+        GDALClose(dataset)
+    }
+
+    /// The transformation from WGS84 longitude and latitude into the raster's CRS; nil when the raster is in
+    /// WGS84 longitude and latitude already, or has no CRS but a geotransform that fits longitudes and latitudes.
+    private static func transformation(
+        for dataset: GDALDatasetH, _ geotransform: [Double], _ width: Int, _ height: Int, path: String
+    ) throws(ElevationModelError) -> OGRCoordinateTransformationH? {
+        guard let own = GDALGetSpatialRef(dataset) else {
+            let xs = [geotransform[0], geotransform[0] + Double(width) * geotransform[1]]
+            let ys = [geotransform[3], geotransform[3] + Double(height) * geotransform[5]]
+            guard xs.allSatisfy({ abs($0) <= 360 }), ys.allSatisfy({ abs($0) <= 90.5 }) else {
+                throw .notGeoreferenced(path: path, reason: "no CRS, and its coordinates are not degrees")
+            }
+            return nil
+        }
+        let wgs84 = OSRNewSpatialReference(nil)
+        let target = OSRClone(own)
+        defer {
+            OSRDestroySpatialReference(wgs84)
+            OSRDestroySpatialReference(target)
+        }
+        OSRImportFromEPSG(wgs84, 4326)
+        OSRSetAxisMappingStrategy(wgs84, OAMS_TRADITIONAL_GIS_ORDER)
+        OSRSetAxisMappingStrategy(target, OAMS_TRADITIONAL_GIS_ORDER)
+        if OSRIsSame(wgs84, target) != 0 { return nil }
+        guard let transformation = OCTNewCoordinateTransformation(wgs84, target) else {
+            throw .notGeoreferenced(path: path, reason: lastError(or: "PROJ cannot transform WGS84 into its CRS"))
+        }
+        return transformation
+    }
+
+    /// The raster's extent in WGS84 longitude and latitude: its corners and the middles of its sides, taken
+    /// back from its CRS, with a margin of a hundredth of a degree.
+    func bounds() -> (west: Double, south: Double, east: Double, north: Double) {
+        var xs: [Double] = []
+        var ys: [Double] = []
+        for (px, py) in [(0.0, 0.0), (0.5, 0), (1, 0), (0, 0.5), (1, 0.5), (0, 1), (0.5, 1), (1, 1)] {
+            let column = px * Double(width)
+            let row = py * Double(height)
+            xs.append(geotransform[0] + column * geotransform[1] + row * geotransform[2])
+            ys.append(geotransform[3] + column * geotransform[4] + row * geotransform[5])
+        }
+        if let transformation,
+            let back = OCTNewCoordinateTransformation(
+                OCTGetTargetCS(transformation), OCTGetSourceCS(transformation))
+        {
+            defer { OCTDestroyCoordinateTransformation(back) }
+            _ = OCTTransform(back, Int32(xs.count), &xs, &ys, nil)
+        }
+        let lon = xs.filter(\.isFinite)
+        let lat = ys.filter(\.isFinite)
+        guard !lon.isEmpty, !lat.isEmpty else { return (-180, -90, 180, 90) }
+        let margin = 0.01
+        return (
+            (lon.min() ?? -180) - margin, (lat.min() ?? -90) - margin, (lon.max() ?? 180) + margin,
+            (lat.max() ?? 90) + margin
+        )
+    }
+
+    /// GDAL's last message on this thread, or `fallback` when it has none.
+    static func lastError(or fallback: String) -> String {
+        guard let message = CPLGetLastErrorMsg(), message.pointee != 0 else { return fallback }
+        return String(cString: message)
+    }
+
+    /// The fractional pixel coordinates of a position (0…width across the raster), or nil when PROJ cannot
+    /// transform it into the raster's CRS.
+    func pixel(of coordinate: Coordinate) -> (x: Double, y: Double)? {
+        var x = coordinate.longitude
+        var y = coordinate.latitude
+        if let transformation {
+            guard OCTTransform(transformation, 1, &x, &y, nil) != 0, x.isFinite, y.isFinite else { return nil }
+        }
+        return (
+            inverse[0] + x * inverse[1] + y * inverse[2],
+            inverse[3] + x * inverse[4] + y * inverse[5]
+        )
+    }
+
+    /// True when the pixel coordinates lie on the raster.
+    func covers(_ p: (x: Double, y: Double)) -> Bool {
+        p.x >= 0 && p.x <= Double(width) && p.y >= 0 && p.y <= Double(height)
+    }
+
+    /// True when the pixel coordinates lie between sample centres, where no neighbouring tile is needed.
+    func coversBetweenSamples(_ p: (x: Double, y: Double)) -> Bool {
+        p.x >= 0.5 && p.x <= Double(width) - 0.5 && p.y >= 0.5 && p.y <= Double(height) - 0.5
+    }
+
+    /// The elevation at pixel coordinates on the raster, in metres to the millimetre: bilinear between the four
+    /// sample centres around it (the nearest edge samples beyond the outer centres). Samples without data drop
+    /// out and the others share their weight; nil when the nearest sample has no data.
+    func elevation(at p: (x: Double, y: Double)) throws(ElevationModelError) -> Double? {
+        let u = min(max(p.x - 0.5, 0), Double(width - 1))
+        let v = min(max(p.y - 0.5, 0), Double(height - 1))
+        let i = min(Int(u), max(width - 2, 0))
+        let j = min(Int(v), max(height - 2, 0))
+        let fx = u - Double(i)
+        let fy = v - Double(j)
+        let i1 = min(i + 1, width - 1)
+        let j1 = min(j + 1, height - 1)
+        let s00 = try sample(i, j)
+        let s10 = try sample(i1, j)
+        let s01 = try sample(i, j1)
+        let s11 = try sample(i1, j1)
+        guard (fx < 0.5 ? (fy < 0.5 ? s00 : s01) : (fy < 0.5 ? s10 : s11)) != nil else { return nil }
+        var sum = 0.0
+        var weight = 0.0
+        for (value, w) in [(s00, (1 - fx) * (1 - fy)), (s10, fx * (1 - fy)), (s01, (1 - fx) * fy), (s11, fx * fy)] {
+            guard let value, w > 0 else { continue }
+            sum += w * value
+            weight += w
+        }
+        guard weight > 0 else { return nil }
+        // To the millimetre: no DEM is finer, and single-precision samples would otherwise show their last bits.
+        return ((offset + scale * sum / weight) * 1000).rounded() / 1000
+    }
+
+    /// The sample at column `i`, row `j`, as stored (before scale and offset); nil where it has no data.
+    private func sample(_ i: Int, _ j: Int) throws(ElevationModelError) -> Double? {
+        let side = Self.windowSide
+        let columns = (width + side - 1) / side
+        let key = (j / side) * columns + i / side
+        let window: Window
+        if let last, last.key == key {
+            window = last.window
+        } else {
+            window = try self.window(key, column: i / side, row: j / side)
+            last = (key, window)
+        }
+        let value = window.values[(j % side) * window.width + i % side]
+        guard value.isFinite, value != noData else { return nil }
+        return Double(value)
+    }
+
+    /// The window of samples `key` (at window column `column`, row `row`), read when not kept.
+    private func window(_ key: Int, column: Int, row: Int) throws(ElevationModelError) -> Window {
+        clock += 1
+        if let kept = windows[key] {
+            kept.used = clock
+            return kept
+        }
+        let side = Self.windowSide
+        let x = column * side
+        let y = row * side
+        let w = min(side, width - x)
+        let h = min(side, height - y)
+        var values = [Float](repeating: .nan, count: w * h)
+        let status = values.withUnsafeMutableBytes {
+            GDALRasterIO(
+                band, GF_Read, Int32(x), Int32(y), Int32(w), Int32(h), $0.baseAddress, Int32(w), Int32(h),
+                GDT_Float32, 0, 0)
+        }
+        guard status == CE_None else {
+            throw .readFailed(path: path, reason: Self.lastError(or: "GDAL could not read its samples"))
+        }
+        if windows.count >= Self.windowsKept, let oldest = windows.min(by: { $0.value.used < $1.value.used }) {
+            windows[oldest.key] = nil
+        }
+        let window = Window(values: values, width: w, used: clock)
+        windows[key] = window
+        return window
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import RouteKit
+import Testing
+
+/// DEM files for the tests, with elevations on a plane, which bilinear interpolation reproduces exactly: any
+/// misplaced sample (half a pixel, a flipped row) shows as metres of error.
+enum DEMFixture {
+    /// Samples per side of a 3-arc-second SRTM tile.
+    static let side = 1201
+
+    /// Writes the SRTM tile whose south-west corner is at `lat`, `lon` (named like N46E013.hgt, or as
+    /// `name` says), its sample in column `i` and row `j` (row 0 at the north edge) being `value(i, j)`.
+    @discardableResult
+    static func hgt(
+        lat: Int, lon: Int, in folder: URL, name: String? = nil, value: (Int, Int) -> Int16
+    ) throws -> String {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(side * side * 2)
+        for j in 0..<side {
+            for i in 0..<side {
+                let v = UInt16(bitPattern: value(i, j))
+                bytes.append(UInt8(v >> 8))
+                bytes.append(UInt8(v & 0xFF))
+            }
+        }
+        let file =
+            name
+            ?? String(format: "%@%02d%@%03d.hgt", lat >= 0 ? "N" : "S", abs(lat), lon >= 0 ? "E" : "W", abs(lon))
+        let path = folder.appendingPathComponent(file).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The plane of the tests' SRTM tiles: 100 m at 47° N 13° E, one metre more per sample east, two less per
+    /// sample south.
+    static func plane(_ c: Coordinate) -> Double {
+        100 + (c.longitude - 13) * 1200 - 2 * (47 - c.latitude) * 1200
+    }
+
+    /// The plane's samples in the tile at `lat`, `lon`.
+    static func planeSample(lat: Int, lon: Int) -> (Int, Int) -> Int16 {
+        { i, j in Int16(100 + (lon - 13) * 1200 + i - 2 * ((47 - (lat + 1)) * 1200 + j)) }
+    }
+}
+
+@Suite struct ElevationModelTests {
+    @Test func anSRTMTilesSamplesSpanTheWholeDegree() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try DEMFixture.hgt(
+            lat: 46, lon: 13, in: folder, value: DEMFixture.planeSample(lat: 46, lon: 13))
+        let model = try ElevationModel(path: path)
+        // The corners are samples (pixel-is-point): 1201 samples from 13° to 14°, not 1201 pixels.
+        #expect(try model.elevation(at: Coordinate(latitude: 47, longitude: 13)) == 100)
+        #expect(try model.elevation(at: Coordinate(latitude: 46, longitude: 14)) == 100 + 1200 - 2400)
+        #expect(try model.elevation(at: Coordinate(latitude: 47, longitude: 13 + 0.5 / 1200)) == 100.5)
+        for (lat, lon) in [(46.5, 13.5), (46.123456, 13.654321), (46.0001, 13.9999), (46.99, 13.01)] {
+            let c = Coordinate(latitude: lat, longitude: lon)
+            let e = try #require(try model.elevation(at: c))
+            #expect(abs(e - DEMFixture.plane(c)) < 0.001, "\(lat), \(lon): \(e)")
+        }
+        #expect(try model.elevation(at: Coordinate(latitude: 45.5, longitude: 13.5)) == nil)
+        #expect(try model.elevation(at: Coordinate(latitude: 46.5, longitude: 14.01)) == nil)
+    }
+
+    @Test func aFolderOfTilesAnswersFromTheTileThatCoversThePoint() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try DEMFixture.hgt(lat: 46, lon: 13, in: folder, value: DEMFixture.planeSample(lat: 46, lon: 13))
+        let nested = folder.appendingPathComponent("more")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        // Lower case and zipped names are SRTM names too; a hidden file is not looked at.
+        try DEMFixture.hgt(
+            lat: 46, lon: 14, in: nested, name: "n46e014.hgt", value: DEMFixture.planeSample(lat: 46, lon: 14))
+        try Data("not a raster".utf8).write(to: folder.appendingPathComponent(".N46E015.hgt"))
+        let model = try ElevationModel(path: folder.path)
+        for (lat, lon) in [(46.5, 13.5), (46.5, 14.5), (46.25, 14.0), (46.7, 13.999), (46.2, 14.0001), (46.5, 13.2)] {
+            let c = Coordinate(latitude: lat, longitude: lon)
+            let e = try #require(try model.elevation(at: c), "\(lat), \(lon)")
+            #expect(abs(e - DEMFixture.plane(c)) < 0.001, "\(lat), \(lon): \(e)")
+        }
+        #expect(try model.elevation(at: Coordinate(latitude: 46.5, longitude: 15.5)) == nil)
+        #expect(try model.elevation(at: Coordinate(latitude: 47.5, longitude: 13.5)) == nil)
+    }
+
+    @Test func samplesWithoutDataDropOut() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try DEMFixture.hgt(lat: 46, lon: 13, in: folder) { i, j in
+            i == 600 && j == 600 ? -32768 : 500
+        }
+        let model = try ElevationModel(path: path)
+        let hole = Coordinate(latitude: 47 - 600.0 / 1200, longitude: 13 + 600.0 / 1200)
+        #expect(try model.elevation(at: hole) == nil)
+        // Nearer a sample with data: the others share the weight, and the hole does not pull the value down.
+        let beside = Coordinate(latitude: hole.latitude, longitude: hole.longitude + 0.7 / 1200)
+        #expect(try model.elevation(at: beside) == 500)
+    }
+
+    @Test(.requires(.gdalTranslate), .requires(.gdalTransform))
+    func aGeoTIFFInAProjectedCRSIsSampledWhereItsCRSPutsThePoint() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 400 × 400 cells of 30 m in UTM zone 33N, pixel-is-area, on a plane in metres east and north.
+        let (x0, y0, cell, n) = (400_000.0, 5_100_000.0, 30.0, 400)
+        func plane(_ x: Double, _ y: Double) -> Double { 200 + 0.01 * (x - x0) + 0.02 * (y - y0) }
+        var grid = "ncols \(n)\nnrows \(n)\nxllcorner \(x0)\nyllcorner \(y0)\ncellsize \(cell)\nNODATA_value -9999\n"
+        for row in 0..<n {
+            let y = y0 + (Double(n - row) - 0.5) * cell
+            grid += (0..<n).map { String(plane(x0 + (Double($0) + 0.5) * cell, y)) }.joined(separator: " ") + "\n"
+        }
+        let ascii = folder.appendingPathComponent("utm.asc").path
+        let tiff = folder.appendingPathComponent("utm.tif").path
+        try Data(grid.utf8).write(to: URL(fileURLWithPath: ascii))
+        try Tool.gdalTranslate.run(["-q", "-a_srs", "EPSG:32633", "-ot", "Float64", ascii, tiff])
+        let model = try ElevationModel(path: tiff)
+        for (x, y) in [(410_000.0, 5_105_000.0), (400_100.5, 5_111_900.25), (411_111.0, 5_100_020.0)] {
+            let lonLat = try Tool.gdalTransform.run(
+                ["-s_srs", "EPSG:32633", "-t_srs", "EPSG:4326", "-output_xy"], input: "\(x) \(y)\n")
+            let parts = lonLat.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+            let c = Coordinate(latitude: parts[1], longitude: parts[0])
+            let e = try #require(try model.elevation(at: c))
+            #expect(abs(e - plane(x, y)) < 0.002, "\(x), \(y): \(e) against \(plane(x, y))")
+        }
+        #expect(try model.elevation(at: Coordinate(latitude: 46.5, longitude: 13.5)) == nil)
+    }
+
+    @Test(.requires(.gdalBuildVRT)) func aVRTOfTilesIsOneModel() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tiles = try [13, 14].map {
+            try DEMFixture.hgt(lat: 46, lon: $0, in: folder, value: DEMFixture.planeSample(lat: 46, lon: $0))
+        }
+        let vrt = folder.appendingPathComponent("mosaic.vrt").path
+        try Tool.gdalBuildVRT.run(["-q", vrt] + tiles)
+        let model = try ElevationModel(path: vrt)
+        for (lat, lon) in [(46.5, 13.5), (46.5, 14.5), (46.3, 14.0)] {
+            let c = Coordinate(latitude: lat, longitude: lon)
+            let e = try #require(try model.elevation(at: c))
+            #expect(abs(e - DEMFixture.plane(c)) < 0.001, "\(lat), \(lon): \(e)")
+        }
+    }
+
+    @Test func whatCannotBeAModelSaysWhy() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("none.tif").path
+        #expect(throws: ElevationModelError.cannotOpen(path: missing, reason: "no such file or folder")) {
+            try ElevationModel(path: missing)
+        }
+        let text = try Fixture.write(Array("<gpx></gpx>".utf8), name: "track.gpx", in: folder)
+        #expect {
+            try ElevationModel(path: text)
+        } throws: { error in
+            guard case .notARaster(text, _) = error as? ElevationModelError else { return false }
+            return true
+        }
+        // A raster without a position on Earth: a plain grey image.
+        let image = try Fixture.write(Array("P5\n2 2\n255\n".utf8) + [1, 2, 3, 4], name: "image.pgm", in: folder)
+        #expect {
+            try ElevationModel(path: image)
+        } throws: { error in
+            guard case .notGeoreferenced(image, _) = error as? ElevationModelError else { return false }
+            return true
+        }
+        let empty = folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        #expect(throws: ElevationModelError.noTiles(path: empty.path)) { try ElevationModel(path: empty.path) }
+        // An SRTM name on a file of the wrong size.
+        let short = try Fixture.write([0, 1, 2, 3], name: "N46E013.hgt", in: empty)
+        #expect {
+            try ElevationModel(path: empty.path).elevation(at: Coordinate(latitude: 46.5, longitude: 13.5))
+        } throws: { error in
+            guard case .notARaster(short, _) = error as? ElevationModelError else { return false }
+            return true
+        }
+    }
+
+    @Test func aTrackTakesTheModelsElevationsAsTheModeSays() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try DEMFixture.hgt(
+            lat: 46, lon: 13, in: folder, value: DEMFixture.planeSample(lat: 46, lon: 13))
+        let model = try ElevationModel(path: path)
+        let points = [
+            TrackPoint(coordinate: Coordinate(latitude: 46.5, longitude: 13.5), elevation: 7),
+            TrackPoint(coordinate: Coordinate(latitude: 46.6, longitude: 13.6)),
+            TrackPoint(coordinate: Coordinate(latitude: 45.6, longitude: 13.6), elevation: 9),
+        ]
+        let track = Track(segments: [TrackSegment(points: points)])
+        var replaced = track
+        var tally = ElevationModel.Tally()
+        try model.apply(to: &replaced, mode: .replace, tally: &tally)
+        #expect(replaced.segments[0].points.map(\.elevation) == [-500, -140, 9])
+        #expect(tally.fromModel == 2 && tally.notCovered == 1)
+        #expect(tally.firstNotCovered == points[2].coordinate)
+        var filled = track
+        var fillTally = ElevationModel.Tally()
+        try model.apply(to: &filled, mode: .fill, tally: &fillTally)
+        #expect(filled.segments[0].points.map(\.elevation) == [7, -140, 9])
+        #expect(fillTally.fromModel == 1 && fillTally.notCovered == 0)
+
+        // Streaming: the same through a handler, waypoints and route points included.
+        let builder = GPXDocumentBuilder()
+        let handler = ElevationModelHandler(model: model, into: builder)
+        try handler.waypoint(Waypoint(coordinate: points[0].coordinate))
+        try handler.beginTrack()
+        try handler.beginSegment()
+        for p in points { try handler.trackPoint(p) }
+        try handler.endSegment()
+        try handler.endTrack(Details())
+        #expect(builder.document.waypoints.map(\.elevation) == [-500])
+        #expect(builder.document.tracks[0].segments[0].points.map(\.elevation) == [-500, -140, 9])
+        #expect(handler.tally.fromModel == 3 && handler.tally.notCovered == 1)
+    }
+}
