@@ -137,6 +137,29 @@ import Testing
             #expect(run.status == status && run.standardError.contains("--dem \(dem): \(message)"), "\(run)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
+        // Hostile rasters: samples cut short, a VRT that points at itself, one that would fetch from the network.
+        let cut = folder.appendingPathComponent("cut.asc").path
+        try Data(Self.grid().split(separator: "\n").prefix(16).joined(separator: "\n").utf8).write(
+            to: URL(fileURLWithPath: cut))
+        func vrt(_ name: String, source: String) throws -> String {
+            let path = folder.appendingPathComponent(name).path
+            let text =
+                #"<VRTDataset rasterXSize="10" rasterYSize="10"><GeoTransform>13,0.02,0,46.2,0,-0.02</GeoTransform>"#
+                + #"<VRTRasterBand dataType="Float32" band="1"><SimpleSource><SourceFilename relativeToVRT="1">"#
+                + source + "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand></VRTDataset>"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let hostile = [
+            (cut, "cannot read the elevations"),
+            (try vrt("self.vrt", source: "self.vrt"), "cannot read the elevations"),
+            (try vrt("net.vrt", source: "/vsicurl/http://127.0.0.1:9/dem.tif"), "cannot read the elevations"),
+        ]
+        for (dem, message) in hostile {
+            let run = try CLI.run(["convert", "--dem", dem, track, "-o", out])
+            #expect(run.status == 65 && run.standardError.contains("--dem \(dem): \(message)"), "\(run)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
         let mode = try CLI.run(["stats", "--dem", track, "--dem-mode", "both", track])
         #expect(mode.status == 64 && mode.standardError.contains("--dem-mode must be replace or fill"))
     }

@@ -82,6 +82,15 @@ import Testing
                 (try Data(contentsOf: URL(fileURLWithPath: zip)), [.success]),
                 (Data("PK\u{3}\u{4}".utf8), [.dataError]),
             ]
+        case .dem:
+            // A grid in degrees over the Alps point (the others are off it), and a file that is no raster.
+            let grid =
+                "ncols 4\nnrows 4\nxllcorner 13\nyllcorner 46\ncellsize 0.5\n" + "1 2 3 4\n" + "5 6 7 8\n"
+                + "9 10 11 12\n" + "13 14 15 16\n"
+            return [
+                (Data(grid.utf8), [.success, .success, .success]),
+                (Data("<gpx/>".utf8), [.dataError, .dataError, .dataError]),
+            ]
         case .position:
             return [
                 (Data("49.1951,16.6068\n60km\n50.0755,14.4378,Praha\n".utf8), [.success, .success]),

@@ -22,6 +22,9 @@ enum FuzzTarget: String, CaseIterable {
     /// The position and radius parsers: the first line is `--at`, the second `--radius`, the rest a positions
     /// file for `--at-file`, against a catalog of one clubroom.
     case position
+    /// An elevation model (a raster GDAL reads, or anything else) through `--dem`, as a file and as the one tile
+    /// of a folder, for a track with points all over the Earth: `stats` and `convert`, replacing and filling.
+    case dem
 
     /// Runs one input; returns each command line with its exit code.
     func run(_ bytes: UnsafeRawBufferPointer) -> [(arguments: [String], code: ExitCode)] {
@@ -51,6 +54,18 @@ enum FuzzTarget: String, CaseIterable {
             return [["stages", path, "-o", FuzzInput.outputFolder, "-q"]].map {
                 ($0, RouteKitCLI.run($0, console: FuzzInput.console))
             }
+        case .dem:
+            let dem = FuzzInput.file(0, bytes)
+            let track = FuzzInput.everywhere.withUnsafeBytes { FuzzInput.file(1, $0) }
+            let tile = FuzzInput.outputFolder + "/tile.tif"
+            unlink(tile)
+            symlink(dem, tile)  // -1 on error: the folder is then empty, which is also an input
+            defer { FuzzInput.emptyOutputFolder() }
+            return [
+                ["stats", "--dem", dem, track],
+                ["convert", "--dem", dem, "--dem-mode", "fill", track, "-o", "/dev/null"],
+                ["stats", "--format", "json", "--dem", FuzzInput.outputFolder, track],
+            ].map { ($0, RouteKitCLI.run($0, console: FuzzInput.console)) }
         case .position:
             let lines = bytes.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)
             let at = String(decoding: lines[0], as: UTF8.self)
@@ -123,6 +138,14 @@ enum FuzzInput {
     }
 
     static let oneClubroom = Array("id,name,lat,lon\n1,Klubovna,50.0755,14.4378\n".utf8)
+
+    /// A track with points where DEMs are (the Alps, the equator and the prime meridian, the antimeridian, a
+    /// pole), one without an elevation, and a waypoint.
+    static let everywhere = Array(
+        (#"<gpx version="1.1" creator="fuzz"><wpt lat="46.5" lon="13.5"/><trk><trkseg>"#
+            + [(46.5, 13.5), (46.0, 13.0), (0.25, 0.25), (-0.5, -0.5), (-33.9, 151.2), (89.99, 179.99), (-90, -180)]
+            .map { #"<trkpt lat="\#($0.0)" lon="\#($0.1)"><ele>100</ele></trkpt>"# }.joined()
+            + #"<trkpt lat="46.2" lon="13.2"/></trkseg></trk></gpx>"#).utf8)
 
     /// Drops every message; results go to /dev/null.
     nonisolated(unsafe) static let console = Console(
