@@ -142,11 +142,12 @@ private final class Tiles {
                         north: b.north))
             }
         }
+        // The whole degree of a bound, within ±limit (a damaged raster's extent can be any double).
+        func degree(_ value: Double, _ limit: Double) -> Int { Int(min(max(value, -limit), limit).rounded(.down)) }
         for (index, e) in entries.enumerated() {
-            let south = max(Int(e.south.rounded(.down)), -90)
-            let north = min(Int(e.north.rounded(.down)), 90)
-            let west = max(Int(e.west.rounded(.down)), -180)
-            let east = min(Int(e.east.rounded(.down)), 180)
+            guard [e.south, e.north, e.west, e.east].allSatisfy(\.isFinite) else { continue }
+            let (south, north) = (degree(e.south, 90), degree(e.north, 90))
+            let (west, east) = (degree(e.west, 180), degree(e.east, 180))
             guard south <= north, west <= east else { continue }
             for lat in south...north {
                 for lon in west...east { byCell[Self.cell(lat, lon), default: []].append(index) }

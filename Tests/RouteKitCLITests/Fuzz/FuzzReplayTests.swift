@@ -17,6 +17,9 @@ import Testing
         // An age of 1e300 in a damaged CSV catalog trapped converting to Int. Ages outside 0-150 are no age
         // now; the records that have coordinates are searched, filtered and written as any others.
         "catalog/huge-age.csv": [.success, .success, .success, .success],
+        // A GeoTIFF whose pixels are 1e43 degrees tall trapped the folder's index of whole degrees. A raster's
+        // extent is now clamped to the Earth's first; the tile answers where it covers a point.
+        "dem/huge-extent.tif": [.success, .success, .success],
     ]
 
     static func replay(_ target: FuzzTarget, _ bytes: Data) -> [(arguments: [String], code: ExitCode)] {
