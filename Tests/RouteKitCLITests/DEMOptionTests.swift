@@ -191,3 +191,16 @@ import Testing
         #expect(html.contains("from a digital elevation model (400 points)"))
     }
 }
+
+@Suite struct MapReliefTests {
+    @Test func mapShadesTheGroundWithTheDEMsRelief() throws {
+        let (folder, dem, track) = try DEMOptionTests.setUp()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = try CLI.run(["map", track])
+        let shaded = try CLI.run(["map", "--dem", dem, track])
+        #expect(shaded.status == 0 && !plain.standardOutput.contains("<image"))
+        #expect(shaded.standardOutput.contains("preserveAspectRatio=\"none\" href=\"data:image/png;base64,iVBORw0KG"))
+        let missing = try CLI.run(["map", "--dem", folder.appendingPathComponent("none").path, track])
+        #expect(missing.status == 66 && missing.standardError.contains("cannot open"))
+    }
+}

@@ -84,4 +84,14 @@ public final class MapProjection {
         guard x.isFinite, y.isFinite, abs(x) < 1e15, abs(y) < 1e15 else { return nil }
         return (x, y)
     }
+
+    /// The position at easting `x` and northing `y` in metres (nil where PROJ cannot take it back).
+    package func unproject(x: Double, y: Double) -> Coordinate? {
+        var input = PJ_COORD()
+        input.xy.x = x
+        input.xy.y = y
+        let output = proj_trans(projection, PJ_INV, input)
+        let c = Coordinate(latitude: output.lp.phi * 180 / .pi, longitude: output.lp.lam * 180 / .pi)
+        return c.isValid ? c : nil
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// An SVG map of tracks with their control points: a transverse Mercator centred on the data (PROJ), north
@@ -43,6 +44,8 @@ public struct TrackMap {
     public var height: Double
     /// The projection; a transverse Mercator centred on the data unless Web Mercator is asked for.
     public var projectionKind = MapProjection.Kind.transverseMercator
+    /// An elevation model to shade the ground with (``Relief``), under the lines; none by default.
+    public var relief: ElevationModel?
     static let palette = ["#c0392b", "#2471a3", "#229954", "#8e44ad", "#d68910", "#17a589", "#a04000", "#2e4053"]
 
     public init(width: Double = 1200, height: Double = 800) {
@@ -100,6 +103,7 @@ public struct TrackMap {
         drawGraticule(
             bounds: bounds, projection: projection, screen: frame.screen, top: frame.top, bottom: frame.bottom,
             margin: frame.margin, idPrefix: idPrefix, into: &svg)
+        try drawRelief(frame: frame, projection: projection, center: center, into: &svg)
         drawTitle(title, subtitle: subtitle, frame: frame, into: &svg)
         drawSearch(search, circle: projectedCircle, frame: frame, into: &svg)
         var labels = LabelPlacer(bounds: (2, frame.top - 10, width - 2, height - frame.bottom + 10))
@@ -126,6 +130,32 @@ public struct TrackMap {
             )
         }
         return svg.document(title: title)
+    }
+
+    /// The shaded relief of ``relief`` over the plot, a cell every two pixels, as an embedded PNG image.
+    private func drawRelief(
+        frame: Frame, projection: MapProjection, center: Coordinate, into svg: inout SVGWriter
+    ) throws {
+        guard let relief else { return }
+        // The graticule's frame.
+        let (x, y) = (frame.margin - 14, frame.top - 14)
+        let (w, h) = (width - 2 * frame.margin + 28, height - frame.bottom - frame.top + 32)
+        let cell = 2.0
+        let (columns, rows) = (Int(w / cell), Int(h / cell))
+        // Ground metres a cell: Web Mercator's metres are 1 / cos(latitude) ground metres.
+        let groundPerProjected = projectionKind == .webMercator ? cos(center.latitude * .pi / 180) : 1
+        let image = try Relief.png(
+            from: relief, columns: columns, rows: rows, metresPerCell: cell / frame.scale * groundPerProjected
+        ) { column, row in
+            let p = frame.projected(x + (Double(column) + 0.5) * cell, y + (Double(row) + 0.5) * cell)
+            return projection.unproject(x: p.x, y: p.y)
+        }
+        guard let image else { return }
+        svg.raw(
+            "<image x=\"\(SVGWriter.number(x))\" y=\"\(SVGWriter.number(y))\" "
+                + "width=\"\(SVGWriter.number(Double(columns) * cell))\" "
+                + "height=\"\(SVGWriter.number(Double(rows) * cell))\" preserveAspectRatio=\"none\" "
+                + "href=\"data:image/png;base64,\(Data(image).base64EncodedString())\"/>")
     }
 
     private func drawTitle(_ title: String, subtitle: String?, frame: Frame, into svg: inout SVGWriter) {
@@ -171,6 +201,11 @@ public struct TrackMap {
 
         func screen(_ p: (x: Double, y: Double)) -> (Double, Double) {
             (offsetX + (p.x - minX) * scale, offsetY + (maxY - p.y) * scale)
+        }
+
+        /// The projected position drawn at screen position `x`, `y`.
+        func projected(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+            (minX + (x - offsetX) / scale, maxY - (y - offsetY) / scale)
         }
 
         /// Where `c` is drawn; nil when the projection cannot place it.

@@ -40,6 +40,7 @@ struct MapCommand: Command {
     var size = Size(width: 1200, height: 800)
     var title: String?
     var output: String?
+    var dem: String?
     var quiet = false
 
     static var options: [Option<Self>] {
@@ -81,6 +82,13 @@ struct MapCommand: Command {
                 "--size", name: "WxH", help: "Size in pixels, for example 1200x800 (default).", parse: size,
                 into: \.size),
             .value("--title", name: "TEXT", help: "The title; by default the first track's name.", into: \.title),
+            .value(
+                "--dem", name: "PATH",
+                help: """
+                    Shade the ground with the relief of this DEM (a raster GDAL reads, or a
+                    folder of tiles, as for stats --dem), lit from the north-west.
+                    """,
+                into: \.dem),
             .output(into: \.output),
             .quiet(sets: \.quiet),
         ]
@@ -113,6 +121,7 @@ struct MapCommand: Command {
     }
 
     func run(console: Console) throws -> ExitCode {
+        let relief = try dem.map { try ElevationModel(path: $0) }
         let lines = try readLines(console: console)
         // One corridor per line, for the waypoints and the clubrooms alike.
         let corridors = waypoints == nil && clubrooms.isEmpty ? [] : lines.map { TrackCorridor(segments: $0.segments) }
@@ -122,6 +131,7 @@ struct MapCommand: Command {
         do {
             var map = TrackMap(width: size.width, height: size.height)
             map.projectionKind = projection
+            map.relief = relief
             svg = try map.render(title: title ?? lines[0].name, lines: lines, markers: markers, clubrooms: rooms)
         } catch let error as ProjectionError {
             throw CLIError.data(error.description)

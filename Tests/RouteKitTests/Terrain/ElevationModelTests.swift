@@ -214,3 +214,38 @@ enum DEMFixture {
         #expect(handler.tally.fromModel == 3 && handler.tally.notCovered == 1)
     }
 }
+
+@Suite struct ReliefTests {
+    /// The light of a slope: the alpha and colour of the middle pixel of a 3 × 3 plane with these gradients.
+    static func pixel(east dzdx: Double, north dzdy: Double) -> [UInt8] {
+        let e = (0..<3).flatMap { row in (0..<3).map { column in Double(column) * dzdx - Double(row) * dzdy } }
+        return Array(Relief.shade(e, columns: 3, rows: 3, metresPerCell: 1)[16..<20])
+    }
+
+    @Test func slopesFacingTheSunAreLightAndTheOthersDark() {
+        #expect(Self.pixel(east: 0, north: 0) == [255, 255, 255, 0])  // flat ground: transparent
+        // Rising to the south-east faces the north-western sun: white; rising to the north-west: black.
+        let lit = Self.pixel(east: 0.5, north: -0.5)
+        #expect(lit[0] == 255 && lit[3] > 50)
+        let shadow = Self.pixel(east: -0.5, north: 0.5)
+        #expect(shadow[0] == 0 && shadow[3] > 100)
+        // Across the sun's direction, a slope is lit nearly as flat ground.
+        #expect(Self.pixel(east: 0.5, north: 0.5)[3] < 40)
+    }
+
+    @Test func theReliefOfAModelIsAPNGImage() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = try ElevationModel(
+            path: try DEMFixture.hgt(lat: 46, lon: 13, in: folder, value: DEMFixture.planeSample(lat: 46, lon: 13)))
+        let png = try #require(
+            try Relief.png(from: model, columns: 20, rows: 10, metresPerCell: 100) { column, row in
+                Coordinate(latitude: 46.5 + Double(row) * 0.001, longitude: 13.5 + Double(column) * 0.001)
+            })
+        #expect(png.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let none = try Relief.png(from: model, columns: 20, rows: 10, metresPerCell: 100) { _, _ in
+            Coordinate(latitude: 10, longitude: 10)
+        }
+        #expect(none == nil)
+    }
+}
