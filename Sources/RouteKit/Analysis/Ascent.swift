@@ -37,7 +37,8 @@ public struct AscentDescent: Hashable, Sendable {
 ///    about doubling while h < L) and flattens out beyond its correlation length. Terrain is smooth at the
 ///    short lags and then grows much faster (its curvature moves a chord by h²). So s is followed up the
 ///    lags while s² grows by less than ``noiseGrowthLimit`` per doubling; it stops where s² grows faster
-///    (terrain takes over: the noise is the level reached) or where it has flattened out (grown by less
+///    and goes on growing over the next lag too (terrain takes over: the noise is the level reached; a
+///    single faster step alone is the scatter of the estimate) or where it has flattened out (grown by less
 ///    than ``noisePlateauRatio``: the noise is the plateau). The level reached is the noise σ (reported as
 ///    the noise). About 0 for DEM or planned elevations, 0.2–0.5 m for a barometric
 ///    altimeter, metres for GPS, whose noise is correlated over tens of metres. The curvature of small
@@ -155,32 +156,46 @@ public struct AscentMethod: Hashable, Sendable {
 
     /// The noise, followed up the lags as the type's documentation describes.
     func estimateNoise(_ series: ElevationSeries) -> Noise {
-        var lag = max(shortestNoiseLagMeters, Self.meanSpacing(series))
-        guard let first = Self.residualScale(series, lag: lag) else {
-            return Noise(sigma: 0, shortSigma: 0, correlationMeters: lag)
+        let shortest = max(shortestNoiseLagMeters, Self.meanSpacing(series))
+        // s² at lag shortest·2^k, measured as far as the walk needs them.
+        var scales: [(lag: Double, variance: Double)] = []
+        func variance(at k: Int) -> Double? {
+            while scales.count <= k {
+                let lag = shortest * Double(1 << scales.count)
+                guard lag <= longestNoiseLagMeters, let s = Self.residualScale(series, lag: lag) else { return nil }
+                scales.append((lag, s * s))
+            }
+            return scales[k].variance
         }
-        var levels = [(lag: lag, variance: first * first)]
-        while 2 * lag <= longestNoiseLagMeters {
-            lag *= 2
-            guard let next = Self.residualScale(series, lag: lag) else { break }
+        guard variance(at: 0) != nil else { return Noise(sigma: 0, shortSigma: 0, correlationMeters: shortest) }
+        var k = 0
+        while let next = variance(at: k + 1) {
             // A level of 1 mm is no level: anything above it is growth.
-            let growth = next * next / max(levels[levels.count - 1].variance, 1e-6)
-            if growth > noiseGrowthLimit { break }
-            levels.append((lag, next * next))
+            let base = max(scales[k].variance, 1e-6)
+            let growth = next / base
+            // Terrain takes over where s² grows faster than noise can and goes on growing over the next lag
+            // (one lag's jump alone can be the scatter of the estimate).
+            if growth > noiseGrowthLimit {
+                guard let after = variance(at: k + 2), after / base <= noiseGrowthLimit * noiseGrowthLimit else {
+                    break
+                }
+            }
+            k += 1
             if growth < noisePlateauRatio { break }
         }
-        let variance = levels[levels.count - 1].variance
+        let levels = scales[0...k]
+        let level = scales[k].variance
         // The correlation length: the lag at which the noise reaches half its variance (for exponentially
         // correlated noise about its e-folding length), interpolated between the lags around it.
         var correlation = levels[0].lag
-        if let k = levels.firstIndex(where: { $0.variance >= variance / 2 }), k > 0 {
-            let (a, b) = (levels[k - 1], levels[k])
-            let t = (variance / 2 - a.variance) / max(b.variance - a.variance, 1e-12)
+        if let half = levels.firstIndex(where: { $0.variance >= level / 2 }), half > 0 {
+            let (a, b) = (levels[half - 1], levels[half])
+            let t = (level / 2 - a.variance) / max(b.variance - a.variance, 1e-12)
             correlation = a.lag * (b.lag / a.lag).power(t)
         }
         // The noise a chord of `noiseScaleMeters` on either side sees: its short-range part.
         let short = levels.last(where: { $0.lag <= noiseScaleMeters })?.variance ?? levels[0].variance
-        return Noise(sigma: variance.squareRoot(), shortSigma: short.squareRoot(), correlationMeters: correlation)
+        return Noise(sigma: level.squareRoot(), shortSigma: short.squareRoot(), correlationMeters: correlation)
     }
 
     /// The robust spread of the residuals of the elevations from the chords through the fixes nearest
