@@ -53,7 +53,7 @@ public struct AscentDescent: Hashable, Sendable {
 ///    ``thresholdPerNoise`` × σ′ above it, and likewise for descents; then the whole rise counts, from the
 ///    low point to the next high point. σ′ is the noise left after smoothing: σ over the square root of the
 ///    number of independent fixes within 2.5 bandwidths, one per twice the correlation length (the lag at
-///    which s² reaches half of σ²), per ``noiseScaleMeters`` or per fix, whichever is longest. Slow noise
+///    which s² reaches half of σ²), per ``independenceMeters`` or per fix, whichever is longest. Slow noise
 ///    thus gets a threshold that its swings do not reach; swings smaller than the threshold are treated as
 ///    noise. With exact elevations the threshold is 0 and the result is the plain sum of the rises.
 ///
@@ -61,9 +61,11 @@ public struct AscentDescent: Hashable, Sendable {
 /// threshold used, so that a user can see why two tools disagree. When the elevations are known to be
 /// exact (a DEM, a planned route), ``exact`` skips the estimate's consequences: no smoothing, no threshold.
 public struct AscentMethod: Hashable, Sendable {
-    /// The scale of the short-range noise, metres: the smoothing follows the noise at this lag, and fixes
-    /// closer than this are not counted as independent.
+    /// The scale of the short-range noise, metres: the smoothing follows the noise at this lag.
     public var noiseScaleMeters: Double = 10
+    /// Fixes closer than this, metres, are not counted as independent when the noise left after smoothing
+    /// is estimated (a device's noise is correlated over a few seconds of travel at least).
+    public var independenceMeters: Double = 20
     /// The shortest lag at which the noise is measured, metres (the mean spacing of the fixes when longer).
     public var shortestNoiseLagMeters: Double = 2
     /// The longest lag at which the noise is measured, metres: noise correlated over longer distances than
@@ -84,7 +86,7 @@ public struct AscentMethod: Hashable, Sendable {
     /// The largest automatic bandwidth, metres.
     public var maximumSmoothingMeters: Double = 150
     /// Hysteresis threshold in units of the noise left after smoothing.
-    public var thresholdPerNoise: Double = 4
+    public var thresholdPerNoise: Double = 3
     /// A fixed hysteresis threshold in metres instead of the automatic one.
     public var thresholdMeters: Double? = nil
 
@@ -126,9 +128,9 @@ public struct AscentMethod: Hashable, Sendable {
             threshold = thresholdMeters
         } else {
             // Noise left after averaging the independent fixes within the bandwidth: one per twice the
-            // correlation length, per `noiseScaleMeters`, or per fix when they are further apart.
+            // correlation length, per `independenceMeters`, or per fix when they are further apart.
             let spacing = Self.meanSpacing(series)
-            let samples = max(1, bandwidth * 2.5 / max(spacing, noiseScaleMeters, 2 * noise.correlationMeters))
+            let samples = max(1, bandwidth * 2.5 / max(spacing, independenceMeters, 2 * noise.correlationMeters))
             threshold = thresholdPerNoise * noise.sigma / samples.squareRoot()
         }
         let (up, down) = Self.hysteresis(smoothed, threshold: threshold)
