@@ -6,7 +6,7 @@ public struct AscentDescent: Hashable, Sendable {
     public var ascentMeters: Double
     /// Metres descended (a positive number).
     public var descentMeters: Double
-    /// The estimated standard deviation of the elevation noise, in metres, at the spacing of the fixes.
+    /// The estimated standard deviation of the elevation noise, in metres, including its slow (correlated) part.
     public var noiseMeters: Double
     /// The smoothing bandwidth used (Gaussian σ, metres along the line); 0 for none.
     public var smoothingMeters: Double
@@ -28,27 +28,54 @@ public struct AscentDescent: Hashable, Sendable {
 /// How ascent and descent are computed from noisy elevations: noise-adaptive smoothing followed by
 /// hysteresis. Every step is a named parameter; `automatic` values are derived from the data.
 ///
-/// 1. **Noise.** The elevation noise σ is estimated from the data itself, as the robust spread (median
-///    absolute deviation) of each elevation's difference from the straight line through its neighbours
-///    at distance ``noiseScaleMeters`` on either side. Real terrain is smooth at that scale (its curvature
-///    moves a 10 m chord by centimetres), so the spread is the noise: about 0 for DEM or planned
-///    elevations, 0.2–0.5 m for a barometric altimeter, metres for GPS.
+/// 1. **Noise.** The elevation noise is told from the terrain by how each grows with scale. At each lag
+///    h (from ``shortestNoiseLagMeters``, or the mean spacing of the fixes when that is longer, doubling
+///    up to ``longestNoiseLagMeters``) every elevation is compared with the chord through the fixes
+///    nearest h before and after it; the robust spread (median absolute deviation) of these residuals,
+///    scaled to a standard deviation of white noise, is s(h). Noise, white or correlated, has an s² that at
+///    most doubles from one lag to the next (white noise: not at all; noise correlated over a length L:
+///    about doubling while h < L) and flattens out beyond its correlation length. Terrain is smooth at the
+///    short lags and then grows much faster (its curvature moves a chord by h²). So s is followed up the
+///    lags while s² grows by less than ``noiseGrowthLimit`` per doubling; it stops where s² grows faster
+///    and goes on growing over the next lag too (terrain takes over: the noise is the level reached; a
+///    single faster step alone is the scatter of the estimate) or where it has flattened out (grown by less
+///    than ``noisePlateauRatio``: the noise is the plateau). The level reached is the noise σ (reported as
+///    the noise). About 0 for DEM or planned elevations, 0.2–0.5 m for a barometric
+///    altimeter, metres for GPS, whose noise is correlated over tens of metres. The curvature of small
+///    real hills does not read as noise: it makes s² grow far faster than noise can.
 /// 2. **Smoothing.** The elevations are smoothed by local quadratic regression with Gaussian weights over
 ///    distance (not over point count, so uneven spacing does not matter; a parabola keeps hilltops at their
-///    height where a moving average would flatten them). The bandwidth grows with the noise σ:
-///    ``smoothingPerNoiseMeter`` × σ + ``smoothingPerSquaredNoise`` × σ² metres (12.9 m at σ = 0.3 m,
-///    about 110 m at σ = 1.9 m), capped at ``maximumSmoothingMeters``. Exact elevations are not smoothed.
+///    height where a moving average would flatten them). The bandwidth grows with the short-range noise
+///    σₛ, the noise s at the lag ``noiseScaleMeters`` (σ itself for white noise, less for slow noise):
+///    ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres (12.9 m at σₛ = 0.3 m,
+///    about 110 m at σₛ = 1.9 m), capped at ``maximumSmoothingMeters``. Exact elevations are not smoothed.
 /// 3. **Hysteresis.** Climbing is counted from a low point only once the smoothed profile has risen
-///    ``thresholdPerNoise`` × σ′ above it (σ′ being the noise left after smoothing), and likewise for
-///    descents; then the whole rise counts, from the low point to the next high point. Swings smaller than
-///    the threshold are treated as noise. With exact elevations the threshold is 0 and the result is the
-///    plain sum of the rises.
+///    ``thresholdPerNoise`` × σ′ above it, and likewise for descents; then the whole rise counts, from the
+///    low point to the next high point. σ′ is the noise left after smoothing: σ over the square root of the
+///    number of independent fixes within 2.5 bandwidths, one per twice the correlation length (the lag at
+///    which s² reaches half of σ²), per ``independenceMeters`` or per fix, whichever is longest. Slow noise
+///    thus gets a threshold that its swings do not reach; swings smaller than the threshold are treated as
+///    noise. With exact elevations the threshold is 0 and the result is the plain sum of the rises.
 ///
 /// Points without elevation never enter (they are not zeros). The result reports σ, the bandwidth and the
-/// threshold used, so that a user can see why two tools disagree.
+/// threshold used, so that a user can see why two tools disagree. When the elevations are known to be
+/// exact (a DEM, a planned route), ``exact`` skips the estimate's consequences: no smoothing, no threshold.
 public struct AscentMethod: Hashable, Sendable {
-    /// Distance on either side of a point used to estimate the noise, metres.
+    /// The scale of the short-range noise, metres: the smoothing follows the noise at this lag.
     public var noiseScaleMeters: Double = 10
+    /// Fixes closer than this, metres, are not counted as independent when the noise left after smoothing
+    /// is estimated (a device's noise is correlated over a few seconds of travel at least).
+    public var independenceMeters: Double = 20
+    /// The shortest lag at which the noise is measured, metres (the mean spacing of the fixes when longer).
+    public var shortestNoiseLagMeters: Double = 2
+    /// The longest lag at which the noise is measured, metres: noise correlated over longer distances than
+    /// about half of it cannot be told from terrain.
+    public var longestNoiseLagMeters: Double = 320
+    /// The largest growth of s² per doubled lag that is still read as noise (noise at most doubles; smooth
+    /// terrain grows sixteenfold).
+    public var noiseGrowthLimit: Double = 2.3
+    /// A growth of s² per doubled lag below which the noise has flattened out: its level is the noise σ.
+    public var noisePlateauRatio: Double = 1.25
     /// Smoothing bandwidth (Gaussian σ, metres) per metre of estimated noise.
     public var smoothingPerNoiseMeter: Double = 40
     /// Further bandwidth per square metre of noise: strong noise (GPS) is correlated over tens of metres
@@ -59,14 +86,27 @@ public struct AscentMethod: Hashable, Sendable {
     /// The largest automatic bandwidth, metres.
     public var maximumSmoothingMeters: Double = 150
     /// Hysteresis threshold in units of the noise left after smoothing.
-    public var thresholdPerNoise: Double = 4
+    public var thresholdPerNoise: Double = 3
     /// A fixed hysteresis threshold in metres instead of the automatic one.
     public var thresholdMeters: Double? = nil
 
     public init() {}
 
-    /// The method used when nothing is specified.
+    /// The method used when nothing is specified: the noise is estimated from the data.
     public static let standard = AscentMethod()
+
+    /// The method for elevations known to be exact (a digital elevation model, a planned route): no
+    /// smoothing and no threshold, so the ascent is the plain sum of the rises. The noise is still
+    /// estimated and reported.
+    public static let exact: AscentMethod = {
+        var method = AscentMethod()
+        method.smoothingMeters = 0
+        method.thresholdMeters = 0
+        return method
+    }()
+
+    /// Whether this method takes the elevations as exact: neither smoothing nor a threshold.
+    public var takesElevationsAsExact: Bool { smoothingMeters == 0 && thresholdMeters == 0 }
 
     /// Ascent and descent of `series`.
     public func ascentDescent(of series: ElevationSeries) -> AscentDescent {
@@ -75,67 +115,128 @@ public struct AscentMethod: Hashable, Sendable {
 
     /// Ascent and descent of `series`, with the smoothed elevations they were counted on.
     package func analyze(_ series: ElevationSeries) -> (result: AscentDescent, smoothed: [Double]) {
-        let n = series.count
-        guard n >= 2 else { return (AscentDescent(), series.elevations) }
-        let noise = Self.estimateNoise(series, scale: noiseScaleMeters)
+        guard series.count >= 2 else { return (AscentDescent(), series.elevations) }
+        let noise = estimateNoise(series)
         let bandwidth =
             smoothingMeters
-            ?? min(maximumSmoothingMeters, smoothingPerNoiseMeter * noise + smoothingPerSquaredNoise * noise * noise)
+            ?? min(
+                maximumSmoothingMeters,
+                (smoothingPerNoiseMeter + smoothingPerSquaredNoise * noise.shortSigma) * noise.shortSigma)
         let smoothed = bandwidth > 0 ? Self.smooth(series, bandwidth: bandwidth) : series.elevations
         let threshold: Double
         if let thresholdMeters {
             threshold = thresholdMeters
         } else {
-            // Noise left after averaging the fixes within the bandwidth (independent at the noise scale).
-            let spacing =
-                series.distances[n - 1] > series.distances[0]
-                ? (series.distances[n - 1] - series.distances[0]) / Double(n - 1) : 1
-            let samples = max(1, bandwidth * 2.5 / max(spacing, noiseScaleMeters))
-            threshold = thresholdPerNoise * noise / samples.squareRoot()
+            // Noise left after averaging the independent fixes within the bandwidth: one per twice the
+            // correlation length, per `independenceMeters`, or per fix when they are further apart.
+            let spacing = Self.meanSpacing(series)
+            let samples = max(1, bandwidth * 2.5 / max(spacing, independenceMeters, 2 * noise.correlationMeters))
+            threshold = thresholdPerNoise * noise.sigma / samples.squareRoot()
         }
         let (up, down) = Self.hysteresis(smoothed, threshold: threshold)
         let result = AscentDescent(
-            ascentMeters: up, descentMeters: down, noiseMeters: noise, smoothingMeters: bandwidth,
+            ascentMeters: up, descentMeters: down, noiseMeters: noise.sigma, smoothingMeters: bandwidth,
             thresholdMeters: threshold)
         return (result, smoothed)
     }
 
-    /// Robust noise estimate: MAD of the residuals from the chord through the elevations interpolated at
-    /// `scale` metres before and after each point, scaled to a standard deviation of white noise.
-    static func estimateNoise(_ series: ElevationSeries, scale: Double) -> Double {
+    /// The noise of the elevations and the lag over which it is correlated.
+    struct Noise: Hashable {
+        /// Standard deviation, metres.
+        var sigma: Double
+        /// Standard deviation of its short-range part, metres: the noise at a lag of ``noiseScaleMeters``.
+        var shortSigma: Double
+        /// The lag at which the noise reaches half its variance, metres.
+        var correlationMeters: Double
+    }
+
+    static func meanSpacing(_ series: ElevationSeries) -> Double {
+        let n = series.count
+        guard n >= 2, series.distances[n - 1] > series.distances[0] else { return 1 }
+        return (series.distances[n - 1] - series.distances[0]) / Double(n - 1)
+    }
+
+    /// The noise, followed up the lags as the type's documentation describes.
+    func estimateNoise(_ series: ElevationSeries) -> Noise {
+        let shortest = max(shortestNoiseLagMeters, Self.meanSpacing(series))
+        // s² at lag shortest·2^k, measured as far as the walk needs them.
+        var scales: [(lag: Double, variance: Double)] = []
+        func variance(at k: Int) -> Double? {
+            while scales.count <= k {
+                let lag = shortest * Double(1 << scales.count)
+                guard lag <= longestNoiseLagMeters, let s = Self.residualScale(series, lag: lag) else { return nil }
+                scales.append((lag, s * s))
+            }
+            return scales[k].variance
+        }
+        guard variance(at: 0) != nil else { return Noise(sigma: 0, shortSigma: 0, correlationMeters: shortest) }
+        var k = 0
+        while let next = variance(at: k + 1) {
+            // A level of 1 mm is no level: anything above it is growth.
+            let base = max(scales[k].variance, 1e-6)
+            let growth = next / base
+            // Terrain takes over where s² grows faster than noise can and goes on growing over the next lag
+            // (one lag's jump alone can be the scatter of the estimate).
+            if growth > noiseGrowthLimit {
+                guard let after = variance(at: k + 2), after / base <= noiseGrowthLimit * noiseGrowthLimit else {
+                    break
+                }
+            }
+            k += 1
+            if growth < noisePlateauRatio { break }
+        }
+        let levels = scales[0...k]
+        let level = scales[k].variance
+        // The correlation length: the lag at which the noise reaches half its variance (for exponentially
+        // correlated noise about its e-folding length), interpolated between the lags around it.
+        var correlation = levels[0].lag
+        if let half = levels.firstIndex(where: { $0.variance >= level / 2 }), half > 0 {
+            let (a, b) = (levels[half - 1], levels[half])
+            let t = (level / 2 - a.variance) / max(b.variance - a.variance, 1e-12)
+            correlation = a.lag * (b.lag / a.lag).power(t)
+        }
+        // The noise a chord of `noiseScaleMeters` on either side sees: its short-range part.
+        let short = levels.last(where: { $0.lag <= noiseScaleMeters })?.variance ?? levels[0].variance
+        return Noise(sigma: level.squareRoot(), shortSigma: short.squareRoot(), correlationMeters: correlation)
+    }
+
+    /// The robust spread of the residuals of the elevations from the chords through the fixes nearest
+    /// `lag` metres before and after them, as the standard deviation of white noise that would give it;
+    /// nil with too few chords. At most about 100,000 fixes are used (evenly spread) on long lines.
+    static func residualScale(_ series: ElevationSeries, lag: Double) -> Double? {
         let x = series.distances
         let e = series.elevations
         let n = x.count
-        guard n >= 3, x[n - 1] - x[0] > 2 * scale else { return 0 }
+        guard n >= 3, x[n - 1] - x[0] > 2 * lag else { return nil }
+        let stride = max(1, n / 100_000)
         var residuals: [Double] = []
-        residuals.reserveCapacity(n)
-        var lo = 0
-        var hi = 0
-        for i in 0..<n {
-            let left = x[i] - scale
-            let right = x[i] + scale
+        residuals.reserveCapacity(n / stride + 1)
+        var before = 0
+        var after = 0
+        var i = 0
+        while i < n {
+            defer { i += stride }
+            let left = x[i] - lag
+            let right = x[i] + lag
             guard left >= x[0], right <= x[n - 1] else { continue }
-            while x[lo + 1] < left { lo += 1 }
-            if hi < i { hi = i }
-            while x[hi] < right { hi += 1 }
-            let eLeft = interpolate(x, e, left, below: lo)
-            let eRight = interpolate(x, e, right, below: hi - 1)
-            residuals.append(e[i] - (eLeft + eRight) / 2)
+            // The fixes nearest `left` (before i) and `right` (after i).
+            while before + 1 < i && x[before + 1] <= left { before += 1 }
+            var j = before
+            if j + 1 < i && x[j + 1] - left < left - x[j] { j += 1 }
+            if after < i + 1 { after = i + 1 }
+            while after + 1 < n && x[after] < right { after += 1 }
+            var k = after
+            if k - 1 > i && right - x[k - 1] < x[k] - right { k -= 1 }
+            let span = x[k] - x[j]
+            guard j < i, k > i, k < n, span > 0 else { continue }
+            let wj = (x[k] - x[i]) / span
+            let wk = 1 - wj
+            // For white noise σ the residual has σ·√(1 + wj² + wk²): scale it to σ.
+            residuals.append((e[i] - wj * e[j] - wk * e[k]) / (1 + wj * wj + wk * wk).squareRoot())
         }
-        guard residuals.count >= 3 else { return 0 }
+        guard residuals.count >= 30 else { return nil }
         let center = median(residuals)
-        let mad = median(residuals.map { abs($0 - center) })
-        // For white noise σ, a residual e - (a + b)/2 of three independent values has σ·√1.5.
-        return 1.4826 * mad / 1.5.squareRoot()
-    }
-
-    @inline(__always)
-    static func interpolate(_ x: [Double], _ e: [Double], _ at: Double, below k: Int) -> Double {
-        let k = max(0, min(k, x.count - 2))
-        let span = x[k + 1] - x[k]
-        guard span > 0 else { return e[k] }
-        let t = (at - x[k]) / span
-        return e[k] + (e[k + 1] - e[k]) * t
+        return 1.4826 * median(residuals.map { abs($0 - center) })
     }
 
     /// The median, by quickselect (expected linear time).
@@ -276,4 +377,6 @@ public struct AscentMethod: Hashable, Sendable {
 extension Double {
     /// e raised to this power.
     @inline(__always) var exponential: Double { Glibc.exp(self) }
+    /// This number raised to the power `y`.
+    @inline(__always) func power(_ y: Double) -> Double { Glibc.pow(self, y) }
 }

@@ -29,13 +29,13 @@ struct DEMOptions {
         return own.map { $0.lifted(key) }
     }
 
-    /// The ascent method for these options: with elevations from the DEM, the settings for exact data (no
-    /// smoothing, every rise counted), unless the user chose others.
+    /// The ascent method for these options: with elevations from the DEM, the settings for exact data
+    /// (``AscentMethod/exact``: no smoothing, every rise counted), unless the user chose others.
     func method(_ method: AscentMethod) -> AscentMethod {
         guard path != nil, mode == .replace else { return method }
-        var exact = method
-        exact.smoothingMeters = method.smoothingMeters ?? 0
-        exact.thresholdMeters = method.thresholdMeters ?? 0
+        var exact = AscentMethod.exact
+        exact.smoothingMeters = method.smoothingMeters ?? AscentMethod.exact.smoothingMeters
+        exact.thresholdMeters = method.thresholdMeters ?? AscentMethod.exact.thresholdMeters
         return exact
     }
 

@@ -86,6 +86,78 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(abs(forward.ascentMeters - backward.descentMeters) < 0.5)
     }
 
+    /// A climb of `height` metres over `length` metres as a raised cosine centred at `centre`.
+    func bump(_ x: Double, centre: Double, length: Double, height: Double) -> Double {
+        let d = abs(x - centre)
+        return d < length / 2 ? height * (1 + cos(2 * .pi * d / length)) / 2 : 0
+    }
+
+    /// True ascent of `terrain` over `length` metres, on a 0.25 m grid.
+    func trueAscent(_ terrain: (Double) -> Double, length: Double) -> Double {
+        var truth = 0.0
+        var previous = terrain(0)
+        for k in 1...Int(length / 0.25) {
+            let e = terrain(Double(k) * 0.25)
+            truth += max(0, e - previous)
+            previous = e
+        }
+        return truth
+    }
+
+    @Test func smallSteepHillsOnLargeOnesAreNotReadAsNoise() {
+        // Alpine: two 400 m climbs over 3 km, with 4 m hills 120 m long every 300 m on them; exact to 0.1 m.
+        let terrain: (Double) -> Double = { x in
+            var e = 800 + self.bump(x, centre: 3_000, length: 6_000, height: 400)
+            e += self.bump(x, centre: 9_000, length: 6_000, height: 400)
+            let phase = x.truncatingRemainder(dividingBy: 300)
+            return e + self.bump(phase, centre: 150, length: 120, height: 4)
+        }
+        var random = SeededRandom(state: 7)
+        var s = ElevationSeries()
+        var x = 0.0
+        while x < 12_000 {
+            s.append(distance: x, elevation: (terrain(x) * 10).rounded() / 10)
+            x += Double.random(in: 1...5, using: &random)
+        }
+        let truth = trueAscent(terrain, length: 12_000)
+        let result = AscentMethod.standard.ascentDescent(of: s)
+        #expect(result.noiseMeters < 0.1, "noise estimate \(result.noiseMeters)")
+        #expect(abs(result.ascentMeters - truth) / truth < 0.02, "\(result.ascentMeters) vs \(truth)")
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func slowGPSNoiseOnFlatTerrainIsNotCountedAsClimbing(seed: UInt64) {
+        // Flat terrain (one 10 m hill per km) under GPS noise of 4 m, AR(1) with 0.95 between fixes 4 m apart.
+        let terrain: (Double) -> Double = { x in
+            400 + self.bump(x.truncatingRemainder(dividingBy: 1_000), centre: 500, length: 300, height: 10)
+        }
+        var random = SeededRandom(state: seed)
+        var s = ElevationSeries()
+        var noise = 4 * random.gaussian()
+        var x = 0.0
+        while x < 15_000 {
+            s.append(distance: x, elevation: terrain(x) + noise)
+            x += 4
+            noise = 0.95 * noise + (1 - 0.95 * 0.95).squareRoot() * 4 * random.gaussian()
+        }
+        let truth = trueAscent(terrain, length: 15_000)
+        let result = AscentMethod.standard.ascentDescent(of: s)
+        #expect(result.noiseMeters > 2.5, "noise estimate \(result.noiseMeters)")
+        // The old chord estimate saw about 1.1 m and counted +62 % of climbing; the target is within 60 %.
+        #expect(result.ascentMeters < 1.6 * truth, "\(result.ascentMeters) vs \(truth)")
+    }
+
+    @Test func exactElevationsCanBeDeclared() {
+        let (s, _) = series(noise: 0.3, seed: 6)
+        let result = AscentMethod.exact.ascentDescent(of: s)
+        let plain = zip(s.elevations, s.elevations.dropFirst()).reduce(0.0) { $0 + max(0, $1.1 - $1.0) }
+        #expect(AscentMethod.exact.takesElevationsAsExact)
+        #expect(!AscentMethod.standard.takesElevationsAsExact)
+        #expect(abs(result.ascentMeters - plain) < 1e-6)
+        #expect(result.smoothingMeters == 0 && result.thresholdMeters == 0)
+        #expect(abs(result.noiseMeters - 0.3) < 0.05)  // still estimated and reported
+    }
+
     @Test func pointsWithoutElevationAreSkippedNotZero() throws {
         var gpx = "<gpx><trk><trkseg>"
         for i in 0..<400 {
