@@ -151,12 +151,24 @@ public struct ClubroomCatalog: Sendable {
 
     /// A number written with a decimal point or, as Czech spreadsheets do, a decimal comma.
     static func number(_ text: String) -> Double? {
-        if let v = DecimalText.parse(text) { return v }
-        if text.contains(","), !text.contains(".") {
-            return DecimalText.parse(
-                text.split(separator: ",", omittingEmptySubsequences: false).joined(separator: "."))
-        }
-        return nil
+        var text = text
+        return text.withUTF8 { number($0) }
+    }
+
+    /// A number written with a decimal point or a decimal comma, from its UTF-8 bytes.
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        if let v = DecimalText.parse(bytes) { return v }
+        guard bytes.contains(0x2C), !bytes.contains(0x2E) else { return nil }
+        let pointed = bytes.map { $0 == 0x2C ? 0x2E : $0 }
+        return pointed.withUnsafeBufferPointer { DecimalText.parse($0) }
+    }
+
+    /// Counts a record read by a reader that builds its clubrooms later (``CSVCatalogTable``): kept, or
+    /// left out for `skipping`'s reason (`swapped`: its latitude is beyond ±90 while its longitude is not).
+    mutating func count(skipping: SkippedRecord?, swapped: Bool = false) {
+        recordCount += 1
+        if let skipping { skipped.append(skipping) }
+        if swapped { swappedLooking += 1 }
     }
 
     /// Reads catalog files (SkautIS XML, CSV or GeoJSON, told apart by their content) into one catalog.

@@ -101,24 +101,65 @@ public final class GeodesicIndex: @unchecked Sendable {
     /// Every position within `radiusMeters` (≥ 0) of `center`, nearest first (ties by index).
     public func positions(within radiusMeters: Double, of center: Coordinate) -> [Match] {
         var result: [Match] = []
-        let q = Self.unitVector(center)
-        // Angle bound (see the type's documentation), with a little room for rounding; a chord for the
-        // tree. Beyond half the globe every position is a candidate.
-        let angle = radiusMeters / Self.smallestRadius * (1 + 1e-9) + 1e-9
+        let bound = Self.bound(radiusMeters)
+        search(0, coordinates.count, Self.unitVector(center), bound.chord, bound.chord2) { i in
+            Self.measure(coordinates[i], index: i, within: radiusMeters, of: center, into: &result)
+        }
+        return Self.sorted(result)
+    }
+
+    /// The angle on the unit sphere within which every answer lies (see the type's documentation), with a
+    /// little room for rounding, and its chord for the tree. Beyond half the globe every position is a candidate.
+    private static func bound(_ radiusMeters: Double) -> (angle: Double, chord: Double, chord2: Double) {
+        let angle = radiusMeters / smallestRadius * (1 + 1e-9) + 1e-9
         let chord = angle >= .pi ? 2.0 : 2 * sin(angle / 2)
-        let chord2 = chord * chord
-        search(0, coordinates.count, q, chord, chord2) { i in
-            let inverse = Geodesic.wgs84.inverse(from: center, to: coordinates[i])
-            if inverse.distanceMeters <= radiusMeters {
-                let azimuth = inverse.initialAzimuthDegrees
-                result.append(
-                    Match(
-                        index: i, distanceMeters: inverse.distanceMeters,
-                        bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
+        return (angle, chord, chord * chord)
+    }
+
+    /// Adds position `index` at `c` to `result` when its geodesic distance from `center` is at most the radius.
+    @inline(__always)
+    private static func measure(
+        _ c: Coordinate, index: Int, within radiusMeters: Double, of center: Coordinate, into result: inout [Match]
+    ) {
+        let inverse = Geodesic.wgs84.inverse(from: center, to: c)
+        guard inverse.distanceMeters <= radiusMeters else { return }
+        let azimuth = inverse.initialAzimuthDegrees
+        result.append(
+            Match(
+                index: index, distanceMeters: inverse.distanceMeters,
+                bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
+    }
+
+    /// Nearest first, ties by index.
+    private static func sorted(_ matches: [Match]) -> [Match] {
+        matches.sorted { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
+    }
+
+    /// What ``positions(within:of:)`` answers, without building an index: for a few queries over many
+    /// positions (O(n) a query, no O(n log n) build).
+    ///
+    /// The candidates are the index's own: a position whose angle from `center` on the unit sphere is within
+    /// the bound has a latitude within that angle of the centre's, so one comparison passes over the rest,
+    /// and the others are checked on the chord as the tree checks them before `geod_inverse` decides.
+    package static func boundedScan(
+        _ coordinates: [Coordinate], within radiusMeters: Double, of center: Coordinate
+    ) -> [Match] {
+        var result: [Match] = []
+        let bound = bound(radiusMeters)
+        let band = bound.angle * 180 / .pi * (1 + 1e-9) + 1e-9
+        let q = unitVector(center)
+        coordinates.withUnsafeBufferPointer { coordinates in
+            for i in coordinates.indices where abs(coordinates[i].latitude - center.latitude) <= band {
+                let p = unitVector(coordinates[i])
+                let dx = p.0 - q.0
+                let dy = p.1 - q.1
+                let dz = p.2 - q.2
+                if dx * dx + dy * dy + dz * dz <= bound.chord2 {
+                    measure(coordinates[i], index: i, within: radiusMeters, of: center, into: &result)
+                }
             }
         }
-        result.sort { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
-        return result
+        return sorted(result)
     }
 
     private func search(
@@ -191,16 +232,9 @@ public final class GeodesicIndex: @unchecked Sendable {
     {
         var result: [Match] = []
         for (i, c) in coordinates.enumerated() {
-            let inverse = Geodesic.wgs84.inverse(from: center, to: c)
-            guard inverse.distanceMeters <= radiusMeters else { continue }
-            let azimuth = inverse.initialAzimuthDegrees
-            result.append(
-                Match(
-                    index: i, distanceMeters: inverse.distanceMeters,
-                    bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
+            measure(c, index: i, within: radiusMeters, of: center, into: &result)
         }
-        result.sort { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
-        return result
+        return sorted(result)
     }
 
     /// The 16-point compass name of a bearing in degrees (N, NNE, NE, …).
