@@ -18,14 +18,21 @@ package final class CSVCatalogTable: @unchecked Sendable {
     private let text: [UInt8]
     private let delimiter: UInt8
     private let keys: [CatalogRecord.Field?]
-    /// Per clubroom: its first row.
-    private var firstRow: [Int32] = []
-    /// Per clubroom: its last row so far, while reading.
+    /// Per clubroom: its first row (in one place, so that building a clubroom found by a search costs
+    /// one memory access before its text).
+    private var firstRows: [Row] = []
+    /// The clubrooms' other rows, each chained from the one before.
+    private var laterRows: [Row] = []
+    /// Per clubroom while reading: its last row so far in `laterRows` (-1: its first row).
     private var lastRow: [Int32] = []
-    /// Per row kept: where it starts in `text`, its line, and the next row of its clubroom (-1: none).
-    private var rowStarts: [Int] = []
-    private var rowLines: [Int32] = []
-    private var nextRow: [Int32] = []
+
+    /// A row kept: where it starts in `text`, its line, and the next row of its clubroom in `laterRows`
+    /// (-1: none).
+    private struct Row {
+        var start: Int
+        var line: Int32
+        var next: Int32
+    }
 
     /// Reads the CSV catalog at `path`; nil when it is not CSV (or is standard input), or when the rows' ids
     /// could clash with the ids RouteKit gives clubrooms without one (`FILE:LINE`): then only
@@ -78,11 +85,8 @@ package final class CSVCatalogTable: @unchecked Sendable {
             }
         }
         let rows = pieces.reduce(0) { $0 + $1.starts.count }
-        rowStarts.reserveCapacity(rows)
-        rowLines.reserveCapacity(rows)
-        nextRow.reserveCapacity(rows)
         coordinates.reserveCapacity(rows)
-        firstRow.reserveCapacity(rows)
+        firstRows.reserveCapacity(rows)
         lastRow.reserveCapacity(rows)
         let clashPrefix = Array((path + ":").utf8)
         var ids = IdTable(expected: rows)
@@ -95,10 +99,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
             }
             for k in piece.starts.indices {
                 summary.count(skipping: nil)
-                let row = Int32(rowStarts.count)
-                rowStarts.append(piece.starts[k])
-                rowLines.append(Int32(clamping: Int(piece.lines[k]) + lineOffset))
-                nextRow.append(-1)
+                let row = Row(start: piece.starts[k], line: Int32(clamping: Int(piece.lines[k]) + lineOffset), next: -1)
                 var group = -1
                 let idStart = Int(piece.idEnds[k] >> 32)
                 let idEnd = Int(piece.idEnds[k] & 0xFFFF_FFFF)
@@ -111,12 +112,18 @@ package final class CSVCatalogTable: @unchecked Sendable {
                     group = found
                 }
                 if group >= 0 && group < coordinates.count {
-                    nextRow[Int(lastRow[group])] = row
-                    lastRow[group] = row
+                    let later = Int32(laterRows.count)
+                    laterRows.append(row)
+                    if lastRow[group] < 0 {
+                        firstRows[group].next = later
+                    } else {
+                        laterRows[Int(lastRow[group])].next = later
+                    }
+                    lastRow[group] = later
                 } else {
                     coordinates.append(piece.coordinates[k])
-                    firstRow.append(row)
-                    lastRow.append(row)
+                    firstRows.append(row)
+                    lastRow.append(-1)
                 }
             }
             lineOffset += piece.lineCount
@@ -142,19 +149,44 @@ package final class CSVCatalogTable: @unchecked Sendable {
 
     /// The clubroom at `index` (0..<``count``), built from its rows as ``ClubroomCatalog`` builds it.
     package func clubroom(at index: Int) -> Clubroom {
+        text.withUnsafeBufferPointer { clubroom(firstRows[index], coordinate: coordinates[index], in: $0) }
+    }
+
+    /// The clubrooms at `indices`, as ``clubroom(at:)`` builds them.
+    ///
+    /// Their rows lie anywhere in the file: their places are fetched first, then a byte of each row's text,
+    /// so that the processor waits for all these memory accesses at once instead of one after the other.
+    package func clubrooms(at indices: [Int]) -> [Clubroom] {
+        let rows = indices.map { firstRows[$0] }
+        return text.withUnsafeBufferPointer { text in
+            var touched = 0
+            for row in rows { touched &+= Int(text[row.start]) }
+            if touched == Int.min { return [] }  // never: it keeps the reads above
+            return indices.indices.map { clubroom(rows[$0], coordinate: coordinates[indices[$0]], in: text) }
+        }
+    }
+
+    /// The clubroom whose first row is `first` (its coordinate read from it once already).
+    private func clubroom(_ first: Row, coordinate: Coordinate, in text: UnsafeBufferPointer<UInt8>) -> Clubroom {
+        var row = first
+        var rows = CSVRows(text: text, delimiter: delimiter, start: row.start, line: Int(row.line))
+        var record = CatalogRecord()
+        // The row was read once already: it cannot fail now.
+        if (try? rows.next()) == true { CSVCatalogReader.record(rows, keys: keys, into: &record) }
+        guard row.next >= 0 else {
+            // Its only row (the usual case): the clubroom it starts, with no catalog to merge into.
+            let id = record.value(.realtyID) ?? "\(path):\(rows.rowLine)"
+            return ClubroomCatalog.clubroom(
+                startedBy: record, id: id, coordinate: coordinate, unit: ClubroomCatalog.unit(of: record))
+        }
         var catalog = ClubroomCatalog()
-        text.withUnsafeBufferPointer { text in
-            var row = Int(firstRow[index])
-            while row >= 0 {
-                var rows = CSVRows(text: text, delimiter: delimiter, start: rowStarts[row], line: Int(rowLines[row]))
-                // The row was read once already: it cannot fail now.
-                if (try? rows.next()) == true {
-                    var record = CatalogRecord()
-                    CSVCatalogReader.record(rows, keys: keys, into: &record)
-                    catalog.add(record, file: path, line: rows.rowLine)
-                }
-                row = Int(nextRow[row])
-            }
+        while true {
+            catalog.add(record, file: path, line: rows.rowLine)
+            guard row.next >= 0 else { break }
+            row = laterRows[Int(row.next)]
+            rows = CSVRows(text: text, delimiter: delimiter, start: row.start, line: Int(row.line))
+            record = CatalogRecord()
+            if (try? rows.next()) == true { CSVCatalogReader.record(rows, keys: keys, into: &record) }
         }
         guard let room = catalog.clubrooms.first else {
             preconditionFailure("CSVCatalogTable: a clubroom's rows gave no clubroom")
@@ -366,10 +398,11 @@ package struct CatalogTableSearch: Sendable {
         let matches =
             index?.positions(within: radiusMeters, of: position)
             ?? GeodesicIndex.boundedScan(table.coordinates, within: radiusMeters, of: position)
-        return matches.map {
+        let rooms = table.clubrooms(at: matches.map(\.index))
+        return matches.indices.map {
             ClubroomIndex.Found(
-                clubroom: table.clubroom(at: $0.index), distanceMeters: $0.distanceMeters,
-                bearingDegrees: $0.bearingDegrees)
+                clubroom: rooms[$0], distanceMeters: matches[$0].distanceMeters,
+                bearingDegrees: matches[$0].bearingDegrees)
         }
     }
 }

@@ -38,7 +38,6 @@ struct CSVRows {
         position = start
         lineStart = start
         self.line = line
-        fields.reserveCapacity(32)
     }
 
     /// The delimiter a header line uses most: semicolon, comma or tab (a semicolon when it has none).
