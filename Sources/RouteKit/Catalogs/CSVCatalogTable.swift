@@ -97,8 +97,8 @@ package final class CSVCatalogTable: @unchecked Sendable {
                 moved.line += lineOffset
                 summary.count(skipping: moved, swapped: skipped.swapped)
             }
+            summary.count(kept: piece.starts.count)
             for k in piece.starts.indices {
-                summary.count(skipping: nil)
                 let row = Row(start: piece.starts[k], line: Int32(clamping: Int(piece.lines[k]) + lineOffset), next: -1)
                 var group = -1
                 let idStart = Int(piece.idEnds[k] >> 32)
@@ -136,7 +136,9 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// all when the text has a quote (a quoted field may hold line breaks).
     private static func cuts(_ text: UnsafeBufferPointer<UInt8>, from start: Int, pieces: Int) -> [Int] {
         let size = text.count - start
-        guard pieces > 1, size > 1 << 20, !text[start...].contains(0x22) else { return [start, text.count] }
+        guard pieces > 1, size > 1 << 20, let base = text.baseAddress,
+            memchr(base + start, 0x22, size) == nil  // NULL when there is no quote
+        else { return [start, text.count] }
         var cuts = [start]
         for k in 1..<pieces {
             var i = max(start + size * k / pieces, cuts[cuts.count - 1])

@@ -48,8 +48,9 @@ public struct ClubroomCatalog: Sendable {
         let id = value(.realtyID) ?? "\(file):\(line)"
         guard let position = index[id] else {
             let room = Self.clubroom(startedBy: record, id: id, coordinate: coordinate, unit: unit)
-            if let first = Self.meeting(of: record, unit: unit) {
-                meetingIndex[Self.key(first.meeting, room: clubrooms.count)] = 0
+            if var first = room.meetings.first {
+                first.categories = []  // a meeting is recognised by what it is without its categories
+                meetingIndex[Self.key(first, room: clubrooms.count)] = 0
             }
             index[id] = clubrooms.count
             clubrooms.append(room)
@@ -132,9 +133,10 @@ public struct ClubroomCatalog: Sendable {
     /// `MeetingDate_ID`, or without one the same unit, day, times and periodicity) make one meeting, and
     /// its categories are listed once each (by `ID_AdvertisingCategory`, or by their content).
     private mutating func addMeeting(of record: CatalogRecord, unit: ScoutUnit?, toClubroomAt position: Int) {
-        guard var (meeting, category) = Self.meeting(of: record, unit: unit) else { return }
-        let key = Self.key(meeting, room: position)
+        guard let (first, category) = Self.meeting(of: record, unit: unit) else { return }
+        let key = Self.key(first, room: position)
         guard let m = meetingIndex[key] else {
+            var meeting = first
             if !category.isEmpty { meeting.categories = [category] }
             meetingIndex[key] = clubrooms[position].meetings.count
             clubrooms[position].meetings.append(meeting)
@@ -193,12 +195,17 @@ public struct ClubroomCatalog: Sendable {
         return pointed.withUnsafeBufferPointer { DecimalText.parse($0) }
     }
 
-    /// Counts a record read by a reader that builds its clubrooms later (``CSVCatalogTable``): kept, or
-    /// left out for `skipping`'s reason (`swapped`: its latitude is beyond ±90 while its longitude is not).
-    mutating func count(skipping: SkippedRecord?, swapped: Bool = false) {
+    /// Counts a record left out by a reader that builds its clubrooms later (``CSVCatalogTable``), with its
+    /// reason (`swapped`: its latitude is beyond ±90 while its longitude is not).
+    mutating func count(skipping: SkippedRecord, swapped: Bool = false) {
         recordCount += 1
-        if let skipping { skipped.append(skipping) }
+        skipped.append(skipping)
         if swapped { swappedLooking += 1 }
+    }
+
+    /// Counts records kept by a reader that builds their clubrooms later.
+    mutating func count(kept: Int) {
+        recordCount += kept
     }
 
     /// Reads catalog files (SkautIS XML, CSV or GeoJSON, told apart by their content) into one catalog.
