@@ -38,15 +38,57 @@ public struct CSVCatalogReader {
     ]
 
     func read(_ input: InputFile, into catalog: inout ClubroomCatalog) throws {
+        let bytes = try Self.utf8Text(input)
+        try bytes.withUnsafeBufferPointer { text in
+            var rows = CSVRows(text: text, delimiter: CSVRows.delimiter(of: text))
+            let keys = try header(&rows)
+            while try rows.next() {
+                if rows.isBlank { continue }
+                var record = CatalogRecord()
+                Self.record(rows, keys: keys, into: &record)
+                catalog.add(record, file: input.path, line: rows.rowLine)
+            }
+        }
+    }
+
+    /// Sets the record's fields from the row's columns that `keys` names (a later column of the same field wins).
+    static func record(_ rows: CSVRows, keys: [CatalogRecord.Field?], into record: inout CatalogRecord) {
+        for (i, field) in rows.fields.prefix(keys.count).enumerated() {
+            if let key = keys[i] { record[key] = rows.string(field) }
+        }
+    }
+
+    /// The catalog's text as UTF-8: without a byte-order mark; converted when it is not UTF-8 (then it is
+    /// Windows-1250).
+    static func utf8Text(_ input: InputFile) throws -> [UInt8] {
         var bytes = try input.readAll()
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             bytes.removeFirst(3)
-        } else if String(validating: bytes, as: UTF8.self) == nil {
-            bytes = try Self.windows1250ToUTF8(bytes)
+        } else if !isASCII(bytes) && String(validating: bytes, as: UTF8.self) == nil {
+            bytes = try windows1250ToUTF8(bytes)
         }
-        let rows = try Self.rows(bytes)
-        guard let header = rows.first else { throw CatalogError.unknownFormat("the file is empty") }
-        let names = header.fields.map { $0.trimmingSpaces() }
+        return bytes
+    }
+
+    /// True when every byte is ASCII (then the text is UTF-8 too), checked eight bytes at a time.
+    static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            var high: UInt64 = 0
+            for k in 0..<words { high |= raw.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self) }
+            for k in (words * 8)..<raw.count { high |= UInt64(raw[k]) }
+            return high & 0x8080_8080_8080_8080 == 0
+        }
+    }
+
+    /// Reads the header row: which record field each column holds (the coordinate columns found by their
+    /// usual names, or by the names given).
+    ///
+    /// - Throws: ``CatalogError/unknownFormat(_:)`` for an empty file, ``CatalogError/missingColumn(_:)`` when
+    ///   no column holds latitudes or longitudes.
+    func header(_ rows: inout CSVRows) throws -> [CatalogRecord.Field?] {
+        guard try rows.next() else { throw CatalogError.unknownFormat("the file is empty") }
+        let names = rows.fields.map { rows.string($0).trimmingSpaces() }
         let lowered = names.map { $0.lowercased() }
         func find(_ explicit: String?, _ usual: Set<String>, _ what: String) throws -> Int {
             if let explicit {
@@ -65,31 +107,7 @@ public struct CSVCatalogReader {
         var keys = names.map { CatalogRecord.Field.named($0) }
         keys[latColumn] = .latitude
         keys[lonColumn] = .longitude
-        for row in rows.dropFirst() where !(row.fields.count == 1 && row.fields[0].trimmingSpaces().isEmpty) {
-            var record = CatalogRecord()
-            for (i, value) in row.fields.enumerated() where i < keys.count {
-                if let key = keys[i] { record[key] = value }
-            }
-            catalog.add(record, file: input.path, line: row.line)
-        }
-    }
-
-    /// Rows of fields, with the line each row starts on; the delimiter is the one the header uses most.
-    ///
-    /// - Throws: ``CatalogError/malformed(line:column:reason:)`` for a quoted field that is never closed (the
-    ///   rest of the file would otherwise vanish into it).
-    static func rows(_ bytes: [UInt8]) throws -> [(fields: [String], line: Int)] {
-        let headerEnd = bytes.firstIndex(of: 0x0A) ?? bytes.count
-        let header = bytes[0..<headerEnd]
-        let candidates: [UInt8] = [0x3B, 0x2C, 0x09]
-        let delimiter =
-            candidates.max { a, b in header.filter { $0 == a }.count < header.filter { $0 == b }.count } ?? 0x2C
-        var scanner = CSVScanner(bytes: bytes, delimiter: delimiter)
-        while scanner.i < bytes.count {
-            if scanner.quoted { scanner.quotedByte() } else { scanner.plainByte() }
-            scanner.i += 1
-        }
-        return try scanner.finish()
+        return keys
     }
 
     /// Windows-1250 text as UTF-8, through iconv.
@@ -116,87 +134,5 @@ public struct CSVCatalogReader {
             throw CatalogError.unknownFormat("the file is neither UTF-8 nor Windows-1250 text")
         }
         return output[0..<produced].map { UInt8(bitPattern: $0) }
-    }
-}
-
-/// The state of splitting CSV text into rows of fields, byte by byte (RFC 4180 quoting; CR, LF or CRLF ends a
-/// row), with the line each row starts on.
-private struct CSVScanner {
-    let bytes: [UInt8]
-    let delimiter: UInt8
-    var i = 0
-    var quoted = false
-    private var rows: [(fields: [String], line: Int)] = []
-    private var fields: [String] = []
-    private var field: [UInt8] = []
-    private var line = 1
-    private var rowLine = 1
-    private var lineStart = 0
-    private var quoteOpened = (line: 1, column: 1)
-
-    init(bytes: [UInt8], delimiter: UInt8) {
-        self.bytes = bytes
-        self.delimiter = delimiter
-    }
-
-    private mutating func endField() {
-        fields.append(String(decoding: field, as: UTF8.self))
-        field.removeAll(keepingCapacity: true)
-    }
-
-    /// A byte inside quotes: `""` is a quote, `"` ends the quotes, anything else (line breaks too) is text.
-    mutating func quotedByte() {
-        let c = bytes[i]
-        if c == 0x22 {
-            if i + 1 < bytes.count && bytes[i + 1] == 0x22 {
-                field.append(0x22)
-                i += 1
-            } else {
-                quoted = false
-            }
-        } else {
-            if c == 0x0A {
-                line += 1
-                lineStart = i + 1
-            }
-            field.append(c)
-        }
-    }
-
-    /// A byte outside quotes: a quote opening a field, a delimiter, a line break, or text.
-    mutating func plainByte() {
-        let c = bytes[i]
-        if c == 0x22 && field.isEmpty {
-            quoted = true
-            quoteOpened = (line, i - lineStart + 1)
-        } else if c == delimiter {
-            endField()
-        } else if c == 0x0A || c == 0x0D {
-            if c == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A { i += 1 }
-            endField()
-            rows.append((fields, rowLine))
-            fields = []
-            line += 1
-            rowLine = line
-            lineStart = i + 1
-        } else {
-            field.append(c)
-        }
-    }
-
-    /// The rows, the last one too when the text does not end with a line break.
-    ///
-    /// - Throws: ``CatalogError/malformed(line:column:reason:)`` when a quoted field is never closed.
-    mutating func finish() throws -> [(fields: [String], line: Int)] {
-        if quoted {
-            throw CatalogError.malformed(
-                line: quoteOpened.line, column: quoteOpened.column,
-                reason: "the quoted field that starts here is never closed")
-        }
-        if !field.isEmpty || !fields.isEmpty {
-            endField()
-            rows.append((fields, rowLine))
-        }
-        return rows
     }
 }

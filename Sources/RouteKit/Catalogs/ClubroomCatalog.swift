@@ -44,28 +44,17 @@ public struct ClubroomCatalog: Sendable {
                 SkippedRecord(file: file, line: line, reason: "coordinates \(latText), \(lonText) are out of range"))
             return
         }
-        let unitName = value(.unit)
-        let unit = unitName.map {
-            ScoutUnit(
-                id: value(.idUnit), name: $0, registrationNumber: value(.registrationNumber),
-                isWater: Self.flag(value(.isWater)), advertisingNote: value(.advertisingNote))
-        }
+        let unit = Self.unit(of: record)
         let id = value(.realtyID) ?? "\(file):\(line)"
-        let position: Int
-        if let existing = index[id] {
-            position = existing
-        } else {
-            var room = Clubroom(id: id, name: value(.name) ?? unitName ?? id, coordinate: coordinate)
-            room.type = value(.realtyType)
-            room.street = value(.street)
-            room.city = value(.city)
-            room.postcode = value(.postcode)
-            room.description = value(.description)
-            room.note = value(.realtyNote)
-            room.occupationNote = value(.occupationNote)
-            position = clubrooms.count
+        guard let position = index[id] else {
+            let room = Self.clubroom(startedBy: record, id: id, coordinate: coordinate, unit: unit)
+            if var first = room.meetings.first {
+                first.categories = []  // a meeting is recognised by what it is without its categories
+                meetingIndex[Self.key(first, room: clubrooms.count)] = 0
+            }
+            index[id] = clubrooms.count
             clubrooms.append(room)
-            index[id] = position
+            return
         }
         if let unit,
             !clubrooms[position].units.contains(where: {
@@ -77,17 +66,50 @@ public struct ClubroomCatalog: Sendable {
         addMeeting(of: record, unit: unit, toClubroomAt: position)
     }
 
-    /// Adds the record's meeting and category to the clubroom: records of one meeting (the same
-    /// `MeetingDate_ID`, or without one the same unit, day, times and periodicity) make one meeting, and
-    /// its categories are listed once each (by `ID_AdvertisingCategory`, or by their content).
-    private mutating func addMeeting(of record: CatalogRecord, unit: ScoutUnit?, toClubroomAt position: Int) {
+    /// The unit a record names, if any.
+    static func unit(of record: CatalogRecord) -> ScoutUnit? {
+        let value = record.value
+        return value(.unit).map {
+            ScoutUnit(
+                id: value(.idUnit), name: $0, registrationNumber: value(.registrationNumber),
+                isWater: Self.flag(value(.isWater)), advertisingNote: value(.advertisingNote))
+        }
+    }
+
+    /// The clubroom that `record`, its first (with usable coordinates), starts: the place, the record's unit
+    /// and its meeting. Records that follow are merged into it by ``add(_:file:line:)``.
+    static func clubroom(
+        startedBy record: CatalogRecord, id: String, coordinate: Coordinate, unit: ScoutUnit?
+    ) -> Clubroom {
+        let value = record.value
+        var room = Clubroom(id: id, name: value(.name) ?? unit?.name ?? id, coordinate: coordinate)
+        room.type = value(.realtyType)
+        room.street = value(.street)
+        room.city = value(.city)
+        room.postcode = value(.postcode)
+        room.description = value(.description)
+        room.note = value(.realtyNote)
+        room.occupationNote = value(.occupationNote)
+        if let unit { room.units = [unit] }
+        if let (meeting, category) = meeting(of: record, unit: unit) {
+            var first = meeting
+            if !category.isEmpty { first.categories = [category] }
+            room.meetings = [first]
+        }
+        return room
+    }
+
+    /// The record's meeting (without categories) and its category; nil when the record names no meeting.
+    private static func meeting(
+        of record: CatalogRecord, unit: ScoutUnit?
+    ) -> (meeting: Meeting, category: AdvertisingCategory)? {
         let value = record.value
         let category = AdvertisingCategory(
             id: value(.categoryID), ageFrom: Self.age(value(.ageFrom)), ageTo: Self.age(value(.ageTo)),
             sex: (value(.sex) ?? value(.sexName)).map(Sex.init(code:)), sexName: value(.sexName),
             note: value(.categoryNote))
         let dayName = value(.weekday)
-        var meeting = Meeting(
+        let meeting = Meeting(
             id: value(.meetingID), unit: unit,
             weekday: value(.weekdayCode).flatMap(Weekday.init(parsing:)) ?? dayName.flatMap(Weekday.init(parsing:)),
             weekdayName: dayName, timeFrom: value(.timeFrom).map(MeetingTime.init),
@@ -97,17 +119,27 @@ public struct ClubroomCatalog: Sendable {
             meeting.id != nil || meeting.weekday != nil || dayName != nil || meeting.timeFrom != nil
                 || !category.isEmpty
         else {
-            return
+            return nil
         }
-        let key = meeting.id.map { MeetingKey.id(room: position, $0) } ?? .content(room: position, meeting)
-        let m: Int
-        if let existing = meetingIndex[key] {
-            m = existing
-        } else {
-            m = clubrooms[position].meetings.count
+        return (meeting, category)
+    }
+
+    /// How records of one meeting find it: by its id, or by its content (without categories).
+    private static func key(_ meeting: Meeting, room position: Int) -> MeetingKey {
+        meeting.id.map { MeetingKey.id(room: position, $0) } ?? .content(room: position, meeting)
+    }
+
+    /// Adds the record's meeting and category to the clubroom: records of one meeting (the same
+    /// `MeetingDate_ID`, or without one the same unit, day, times and periodicity) make one meeting, and
+    /// its categories are listed once each (by `ID_AdvertisingCategory`, or by their content).
+    private mutating func addMeeting(of record: CatalogRecord, unit: ScoutUnit?, toClubroomAt position: Int) {
+        guard let (first, category) = Self.meeting(of: record, unit: unit) else { return }
+        let key = Self.key(first, room: position)
+        guard let m = meetingIndex[key] else {
+            var meeting = first
             if !category.isEmpty { meeting.categories = [category] }
+            meetingIndex[key] = clubrooms[position].meetings.count
             clubrooms[position].meetings.append(meeting)
-            meetingIndex[key] = m
             return
         }
         guard !category.isEmpty else { return }
@@ -151,12 +183,29 @@ public struct ClubroomCatalog: Sendable {
 
     /// A number written with a decimal point or, as Czech spreadsheets do, a decimal comma.
     static func number(_ text: String) -> Double? {
-        if let v = DecimalText.parse(text) { return v }
-        if text.contains(","), !text.contains(".") {
-            return DecimalText.parse(
-                text.split(separator: ",", omittingEmptySubsequences: false).joined(separator: "."))
-        }
-        return nil
+        var text = text
+        return text.withUTF8 { number($0) }
+    }
+
+    /// A number written with a decimal point or a decimal comma, from its UTF-8 bytes.
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        if let v = DecimalText.parse(bytes) { return v }
+        guard bytes.contains(0x2C), !bytes.contains(0x2E) else { return nil }
+        let pointed = bytes.map { $0 == 0x2C ? 0x2E : $0 }
+        return pointed.withUnsafeBufferPointer { DecimalText.parse($0) }
+    }
+
+    /// Counts a record left out by a reader that builds its clubrooms later (``CSVCatalogTable``), with its
+    /// reason (`swapped`: its latitude is beyond ±90 while its longitude is not).
+    mutating func count(skipping: SkippedRecord, swapped: Bool = false) {
+        recordCount += 1
+        skipped.append(skipping)
+        if swapped { swappedLooking += 1 }
+    }
+
+    /// Counts records kept by a reader that builds their clubrooms later.
+    mutating func count(kept: Int) {
+        recordCount += kept
     }
 
     /// Reads catalog files (SkautIS XML, CSV or GeoJSON, told apart by their content) into one catalog.

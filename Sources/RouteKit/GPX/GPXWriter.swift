@@ -5,7 +5,7 @@
 /// Sensor values go into Garmin's TrackPointExtension v2 (`hr`, `cad`, `atemp`, `wtemp`, `depth`,
 /// `speed`, `course`) and power into Garmin's PowerExtension (`PowerInWatts`), the forms most apps read.
 public final class GPXWriter: GPXHandler {
-    private let output: OutputStream
+    private let output: any ByteSink
     private let precision: Int?
     private let kinds: FeatureKinds
     private let routes = Spool()
@@ -21,7 +21,12 @@ public final class GPXWriter: GPXHandler {
     /// Waypoints, routes and tracks written so far.
     public private(set) var itemsWritten = 0
 
-    public init(output: OutputStream, precision: Int? = nil, kinds: FeatureKinds = .all) {
+    public convenience init(output: OutputStream, precision: Int? = nil, kinds: FeatureKinds = .all) {
+        self.init(sink: output, precision: precision, kinds: kinds)
+    }
+
+    /// A writer to any byte sink; see ``init(output:precision:kinds:)``.
+    package init(sink output: any ByteSink, precision: Int? = nil, kinds: FeatureKinds = .all) {
         self.output = output
         self.precision = precision
         self.kinds = kinds

@@ -27,7 +27,7 @@ public enum GeoJSONLayout: Sendable, Hashable {
 /// A line needs two positions: segments and routes with fewer are left out; a track or route left with
 /// nothing is reported to `onWarning` when it had a point.
 public final class GeoJSONWriter: GPXHandler {
-    private let output: OutputStream
+    private let output: any ByteSink
     private let layout: GeoJSONLayout
     private let precision: Int?
     private let kinds: FeatureKinds
@@ -60,8 +60,17 @@ public final class GeoJSONWriter: GPXHandler {
 
     /// A writer to `output`; `precision` rounds coordinates to that many decimals (nil: no rounding);
     /// `onWarning` hears of tracks and routes left out.
-    public init(
+    public convenience init(
         output: OutputStream, layout: GeoJSONLayout = .featureCollection, precision: Int? = nil,
+        kinds: FeatureKinds = .all, onWarning: @escaping (String) -> Void = { _ in }
+    ) {
+        self.init(sink: output, layout: layout, precision: precision, kinds: kinds, onWarning: onWarning)
+    }
+
+    /// A writer to any byte sink (a ``Spool`` for a part of a larger output); see
+    /// ``init(output:layout:precision:kinds:onWarning:)``.
+    package init(
+        sink output: any ByteSink, layout: GeoJSONLayout = .featureCollection, precision: Int? = nil,
         kinds: FeatureKinds = .all, onWarning: @escaping (String) -> Void = { _ in }
     ) {
         self.output = output
@@ -92,6 +101,16 @@ public final class GeoJSONWriter: GPXHandler {
         featuresWritten += waypointCount
         if layout == .featureCollection { buffer.append("\n]}\n") }
         try output.write(&buffer)
+    }
+
+    /// Ends a text sequence that is one file's part of a larger one (files converted in parallel): the
+    /// tracks are in the output; the routes and waypoints held back go to `routes` and `waypoints`, for
+    /// the whole output to have every file's tracks, then routes, then waypoints, as one writer gives.
+    package func finishPart(routes: any ByteSink, waypoints: any ByteSink) throws {
+        precondition(layout != .featureCollection, "a FeatureCollection cannot be put together from parts")
+        try output.write(&buffer)
+        try routeSpool.drain(into: routes)
+        try waypointSpool.drain(into: waypoints)
     }
 
     // MARK: GPXHandler

@@ -101,6 +101,21 @@ public final class InputFile {
     /// Reads the whole input into memory. For small files only (fixtures, JSON side files).
     public func readAll() throws -> [UInt8] {
         var result: [UInt8] = []
+        if let byteCount, byteCount > 0 {
+            // A regular file: straight into storage of its size, touched once (the loop below reads what
+            // a file that grew meanwhile has more).
+            let size = Int(byteCount)
+            result = try [UInt8](unsafeUninitializedCapacity: size) { storage, initialized in
+                while initialized < size {
+                    let n = try read(
+                        into: UnsafeMutableRawBufferPointer(
+                            UnsafeMutableBufferPointer(rebasing: storage[initialized...])))
+                    if n == 0 { break }
+                    initialized += n
+                }
+            }
+            if result.count < size { return result }
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = try chunk.withUnsafeMutableBytes { try read(into: $0) }

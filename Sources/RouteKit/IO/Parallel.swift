@@ -1,4 +1,8 @@
 import Dispatch
+import Glibc
+
+/// The number of cores online (at least 1).
+package let processorCount = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))  // -1 on error
 
 /// The results of ``parallelMap(_:_:)``, written by index from several threads under a lock.
 private final class ParallelResults<T>: @unchecked Sendable {

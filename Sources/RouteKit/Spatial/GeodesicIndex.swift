@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 
 /// A spatial index over positions on the WGS84 ellipsoid that answers "all within R metres of P" and "the
@@ -28,6 +29,7 @@ public final class GeodesicIndex: @unchecked Sendable {
     }
 
     private let coordinates: [Coordinate]
+    /// The unit vectors, in the order of the tree (`order[k]` is the index of `points[k]`).
     private var points: [(Double, Double, Double)]
     private var order: [Int32]
     private var axes: [UInt8]
@@ -41,7 +43,13 @@ public final class GeodesicIndex: @unchecked Sendable {
         points = coordinates.map(Self.unitVector)
         order = (0..<Int32(coordinates.count)).map { $0 }
         axes = [UInt8](repeating: 0, count: coordinates.count)
-        build(0, coordinates.count)
+        points.withUnsafeMutableBufferPointer { points in
+            order.withUnsafeMutableBufferPointer { order in
+                axes.withUnsafeMutableBufferPointer { axes in
+                    Tree(points: points, order: order, axes: axes, leafSize: leafSize).build(0, coordinates.count)
+                }
+            }
+        }
     }
 
     /// The number of positions.
@@ -58,67 +66,68 @@ public final class GeodesicIndex: @unchecked Sendable {
         axis == 0 ? p.0 : axis == 1 ? p.1 : p.2
     }
 
-    /// Builds the implicit tree over order[lo..<hi]: the median on the axis of largest spread at mid.
-    private func build(_ lo: Int, _ hi: Int) {
-        guard hi - lo > leafSize else { return }
-        var low = (Double.infinity, Double.infinity, Double.infinity)
-        var high = (-Double.infinity, -Double.infinity, -Double.infinity)
-        for k in lo..<hi {
-            let p = points[Int(order[k])]
-            low = (min(low.0, p.0), min(low.1, p.1), min(low.2, p.2))
-            high = (max(high.0, p.0), max(high.1, p.1), max(high.2, p.2))
-        }
-        let spread = (high.0 - low.0, high.1 - low.1, high.2 - low.2)
-        let axis: UInt8 = spread.0 >= spread.1 && spread.0 >= spread.2 ? 0 : spread.1 >= spread.2 ? 1 : 2
-        let mid = (lo + hi) / 2
-        select(lo, hi, mid, axis)
-        axes[mid] = axis
-        build(lo, mid)
-        build(mid + 1, hi)
-    }
-
-    /// Quickselect on order[lo..<hi] so that order[k] holds the k-th smallest along `axis`.
-    private func select(_ lo: Int, _ hi: Int, _ k: Int, _ axis: UInt8) {
-        var lo = lo
-        var hi = hi - 1
-        while lo < hi {
-            let pivot = component(points[Int(order[(lo + hi) / 2])], axis)
-            var i = lo
-            var j = hi
-            while i <= j {
-                while component(points[Int(order[i])], axis) < pivot { i += 1 }
-                while component(points[Int(order[j])], axis) > pivot { j -= 1 }
-                if i <= j {
-                    order.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            if k <= j { hi = j } else if k >= i { lo = i } else { return }
-        }
-    }
-
     /// Every position within `radiusMeters` (≥ 0) of `center`, nearest first (ties by index).
     public func positions(within radiusMeters: Double, of center: Coordinate) -> [Match] {
         var result: [Match] = []
-        let q = Self.unitVector(center)
-        // Angle bound (see the type's documentation), with a little room for rounding; a chord for the
-        // tree. Beyond half the globe every position is a candidate.
-        let angle = radiusMeters / Self.smallestRadius * (1 + 1e-9) + 1e-9
+        let bound = Self.bound(radiusMeters)
+        search(0, coordinates.count, Self.unitVector(center), bound.chord, bound.chord2) { i in
+            Self.measure(coordinates[i], index: i, within: radiusMeters, of: center, into: &result)
+        }
+        return Self.sorted(result)
+    }
+
+    /// The angle on the unit sphere within which every answer lies (see the type's documentation), with a
+    /// little room for rounding, and its chord for the tree. Beyond half the globe every position is a candidate.
+    private static func bound(_ radiusMeters: Double) -> (angle: Double, chord: Double, chord2: Double) {
+        let angle = radiusMeters / smallestRadius * (1 + 1e-9) + 1e-9
         let chord = angle >= .pi ? 2.0 : 2 * sin(angle / 2)
-        let chord2 = chord * chord
-        search(0, coordinates.count, q, chord, chord2) { i in
-            let inverse = Geodesic.wgs84.inverse(from: center, to: coordinates[i])
-            if inverse.distanceMeters <= radiusMeters {
-                let azimuth = inverse.initialAzimuthDegrees
-                result.append(
-                    Match(
-                        index: i, distanceMeters: inverse.distanceMeters,
-                        bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
+        return (angle, chord, chord * chord)
+    }
+
+    /// Adds position `index` at `c` to `result` when its geodesic distance from `center` is at most the radius.
+    @inline(__always)
+    private static func measure(
+        _ c: Coordinate, index: Int, within radiusMeters: Double, of center: Coordinate, into result: inout [Match]
+    ) {
+        let inverse = Geodesic.wgs84.inverse(from: center, to: c)
+        guard inverse.distanceMeters <= radiusMeters else { return }
+        let azimuth = inverse.initialAzimuthDegrees
+        result.append(
+            Match(
+                index: index, distanceMeters: inverse.distanceMeters,
+                bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
+    }
+
+    /// Nearest first, ties by index.
+    private static func sorted(_ matches: [Match]) -> [Match] {
+        matches.sorted { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
+    }
+
+    /// What ``positions(within:of:)`` answers, without building an index: for a few queries over many
+    /// positions (O(n) a query, no O(n log n) build).
+    ///
+    /// The candidates are the index's own: a position whose angle from `center` on the unit sphere is within
+    /// the bound has a latitude within that angle of the centre's, so one comparison passes over the rest,
+    /// and the others are checked on the chord as the tree checks them before `geod_inverse` decides.
+    package static func boundedScan(
+        _ coordinates: [Coordinate], within radiusMeters: Double, of center: Coordinate
+    ) -> [Match] {
+        var result: [Match] = []
+        let bound = bound(radiusMeters)
+        let band = bound.angle * 180 / .pi * (1 + 1e-9) + 1e-9
+        let q = unitVector(center)
+        coordinates.withUnsafeBufferPointer { coordinates in
+            for i in coordinates.indices where abs(coordinates[i].latitude - center.latitude) <= band {
+                let p = unitVector(coordinates[i])
+                let dx = p.0 - q.0
+                let dy = p.1 - q.1
+                let dz = p.2 - q.2
+                if dx * dx + dy * dy + dz * dz <= bound.chord2 {
+                    measure(coordinates[i], index: i, within: radiusMeters, of: center, into: &result)
+                }
             }
         }
-        result.sort { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
-        return result
+        return sorted(result)
     }
 
     private func search(
@@ -127,26 +136,25 @@ public final class GeodesicIndex: @unchecked Sendable {
     ) {
         guard lo < hi else { return }
         if hi - lo <= leafSize {
-            for k in lo..<hi { check(Int(order[k]), q, chord2, visit) }
+            for k in lo..<hi { check(k, q, chord2, visit) }
             return
         }
         let mid = (lo + hi) / 2
-        let i = Int(order[mid])
         let axis = axes[mid]
-        let split = component(points[i], axis)
+        let split = component(points[mid], axis)
         let value = component(q, axis)
-        check(i, q, chord2, visit)
+        check(mid, q, chord2, visit)
         if value - chord <= split { search(lo, mid, q, chord, chord2, visit) }
         if value + chord >= split { search(mid + 1, hi, q, chord, chord2, visit) }
     }
 
     @inline(__always)
-    private func check(_ i: Int, _ q: (Double, Double, Double), _ chord2: Double, _ visit: (Int) -> Void) {
-        let p = points[i]
+    private func check(_ k: Int, _ q: (Double, Double, Double), _ chord2: Double, _ visit: (Int) -> Void) {
+        let p = points[k]
         let dx = p.0 - q.0
         let dy = p.1 - q.1
         let dz = p.2 - q.2
-        if dx * dx + dy * dy + dz * dz <= chord2 { visit(i) }
+        if dx * dx + dy * dy + dz * dz <= chord2 { visit(Int(order[k])) }
     }
 
     /// The `k` positions nearest to `center` by geodesic distance, nearest first (ties by index).
@@ -156,8 +164,9 @@ public final class GeodesicIndex: @unchecked Sendable {
         // within that bound is then measured exactly.
         let q = Self.unitVector(center)
         var best: [(Double, Int)] = []  // (chord², index), the k smallest so far, sorted
-        func consider(_ i: Int) {
-            let p = points[i]
+        func consider(_ node: Int) {
+            let p = points[node]
+            let i = Int(order[node])
             let d = (p.0 - q.0) * (p.0 - q.0) + (p.1 - q.1) * (p.1 - q.1) + (p.2 - q.2) * (p.2 - q.2)
             if best.count < k || d < best[best.count - 1].0 {
                 let at = best.firstIndex { $0.0 > d } ?? best.count
@@ -168,14 +177,13 @@ public final class GeodesicIndex: @unchecked Sendable {
         func walk(_ lo: Int, _ hi: Int) {
             guard lo < hi else { return }
             if hi - lo <= leafSize {
-                for j in lo..<hi { consider(Int(order[j])) }
+                for j in lo..<hi { consider(j) }
                 return
             }
             let mid = (lo + hi) / 2
-            let i = Int(order[mid])
             let axis = axes[mid]
-            let diff = component(q, axis) - component(points[i], axis)
-            consider(i)
+            let diff = component(q, axis) - component(points[mid], axis)
+            consider(mid)
             let (near, far) = diff <= 0 ? ((lo, mid), (mid + 1, hi)) : ((mid + 1, hi), (lo, mid))
             walk(near.0, near.1)
             if best.count < k || diff * diff <= best[best.count - 1].0 { walk(far.0, far.1) }
@@ -191,16 +199,9 @@ public final class GeodesicIndex: @unchecked Sendable {
     {
         var result: [Match] = []
         for (i, c) in coordinates.enumerated() {
-            let inverse = Geodesic.wgs84.inverse(from: center, to: c)
-            guard inverse.distanceMeters <= radiusMeters else { continue }
-            let azimuth = inverse.initialAzimuthDegrees
-            result.append(
-                Match(
-                    index: i, distanceMeters: inverse.distanceMeters,
-                    bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
+            measure(c, index: i, within: radiusMeters, of: center, into: &result)
         }
-        result.sort { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
-        return result
+        return sorted(result)
     }
 
     /// The 16-point compass name of a bearing in degrees (N, NNE, NE, …).
@@ -210,5 +211,69 @@ public final class GeodesicIndex: @unchecked Sendable {
         ]
         let b = (bearingDegrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
         return names[Int((b / 22.5).rounded()) % 16]
+    }
+}
+
+/// The implicit k-d tree being built: `order` holds the positions' indices and `points` their unit vectors,
+/// moved together (so that the build and the searches read the vectors in sequence); after the build the
+/// median of every range on its axis of largest spread sits at the range's middle (its axis in `axes`).
+///
+/// The two halves of a range are disjoint parts of the buffers, so the top levels are built on all cores.
+private struct Tree: @unchecked Sendable {
+    let points: UnsafeMutableBufferPointer<(Double, Double, Double)>
+    let order: UnsafeMutableBufferPointer<Int32>
+    let axes: UnsafeMutableBufferPointer<UInt8>
+    let leafSize: Int
+
+    @inline(__always) private func component(_ p: (Double, Double, Double), _ axis: UInt8) -> Double {
+        axis == 0 ? p.0 : axis == 1 ? p.1 : p.2
+    }
+
+    /// Builds the tree over order[lo..<hi]: the median on the axis of largest spread at mid; ranges of more
+    /// than 100,000 positions build their halves in parallel.
+    func build(_ lo: Int, _ hi: Int) {
+        guard hi - lo > leafSize else { return }
+        var low = (Double.infinity, Double.infinity, Double.infinity)
+        var high = (-Double.infinity, -Double.infinity, -Double.infinity)
+        for k in lo..<hi {
+            let p = points[k]
+            low = (min(low.0, p.0), min(low.1, p.1), min(low.2, p.2))
+            high = (max(high.0, p.0), max(high.1, p.1), max(high.2, p.2))
+        }
+        let spread = (high.0 - low.0, high.1 - low.1, high.2 - low.2)
+        let axis: UInt8 = spread.0 >= spread.1 && spread.0 >= spread.2 ? 0 : spread.1 >= spread.2 ? 1 : 2
+        let mid = (lo + hi) / 2
+        select(lo, hi, mid, axis)
+        axes[mid] = axis
+        if hi - lo > 100_000 && processorCount > 1 {
+            DispatchQueue.concurrentPerform(iterations: 2) { half in
+                if half == 0 { build(lo, mid) } else { build(mid + 1, hi) }
+            }
+        } else {
+            build(lo, mid)
+            build(mid + 1, hi)
+        }
+    }
+
+    /// Quickselect on order[lo..<hi] so that order[k] holds the k-th smallest along `axis`.
+    private func select(_ lo: Int, _ hi: Int, _ k: Int, _ axis: UInt8) {
+        var lo = lo
+        var hi = hi - 1
+        while lo < hi {
+            let pivot = component(points[(lo + hi) / 2], axis)
+            var i = lo
+            var j = hi
+            while i <= j {
+                while component(points[i], axis) < pivot { i += 1 }
+                while component(points[j], axis) > pivot { j -= 1 }
+                if i <= j {
+                    order.swapAt(i, j)
+                    points.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { return }
+        }
     }
 }

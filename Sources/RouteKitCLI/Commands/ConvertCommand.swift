@@ -7,10 +7,18 @@ struct ConvertCommand: Command {
     static var help: String {
         """
         Usage: routekit convert [options] FILE... [-o OUT]
+               routekit convert [options] -o OUTDIR/ FILE...
 
         Converts GPX to GeoJSON and GeoJSON back to GPX, streaming: memory stays small however large the
         file. Several inputs make one output. The input format is recognised from the content, so the
         file names do not matter; - reads standard input.
+
+        With -o OUTDIR/ (a folder: a path ending in /, or one that exists), every input goes to its own file
+        there, named after it (Etapa 1.gpx becomes Etapa 1.geojson; GeoJSON becomes .gpx unless --to says
+        otherwise). Files are converted on all cores. A file that cannot be converted is reported and the
+        others are still written; the exit status is then that of the first file that failed. Several
+        inputs into one text sequence (--to geojsonseq or ndjson) are converted on all cores too, in the
+        order one writer gives: every file's tracks, then the routes, then the waypoints.
 
         GPX becomes a GeoJSON FeatureCollection (RFC 7946) in the structure togeojson produces: tracks,
         then routes, then waypoints; a track with several segments is a MultiLineString; coordinates are
@@ -30,6 +38,7 @@ struct ConvertCommand: Command {
         Examples:
           routekit convert "Etapa 1.gpx" -o etapa-1.geojson
           routekit convert --to geojsonseq --precision 6 stages/*.gpx > stages.geojsons
+          routekit convert -o geojson/ archive/*.gpx
           routekit convert etapa-1.geojson -o etapa-1.gpx
 
         Exit status: 0 done, 64 wrong usage, 65 bad data, 66 an input cannot be read, 73 the output
@@ -134,12 +143,30 @@ struct ConvertCommand: Command {
     }
 
     func run(console: Console) throws -> ExitCode {
+        if let folder = outputFolder { return try runBatch(into: folder, console: console) }
         let files = try openTrackInputs(inputs)
         let progress = ProgressBar.reading(files.map(\.0), label: "convert", console: console)
         defer { progress?.finish() }
         let format = outputFormat(firstInput: files[0].1)
         let model = try dem.open(strict: strict)
         let out = try console.output(output)
+        if files.count > 1 && (format == .geojsonseq || format == .ndjson) {
+            try convertInParallel(files, to: format, into: out, dem: model, console: console)
+        } else {
+            try convert(files, to: format, into: out, dem: model, console: console)
+        }
+        progress?.finish()
+        model?.report(console: console, quiet: quiet)
+        try out.commit()
+        return .success
+    }
+
+    /// Converts `files` into one output in `format`, printing each file's warnings after it. With `parts`
+    /// (a text sequence only), the routes and waypoints held back go there instead of after the tracks.
+    func convert(
+        _ files: [(InputFile, InputFormat)], to format: OutputFormat, into out: any ByteSink,
+        parts: (routes: any ByteSink, waypoints: any ByteSink)? = nil, dem model: DEMUse? = nil, console: Console
+    ) throws {
         // The writer runs on the pipeline's thread: its warnings wait here and are printed by this thread
         // once the file is through.
         final class Pending: @unchecked Sendable {
@@ -160,13 +187,15 @@ struct ConvertCommand: Command {
         case .geojson, .geojsonseq, .ndjson:
             let layout: GeoJSONLayout =
                 format == .geojson ? .featureCollection : format == .geojsonseq ? .textSequence : .lineDelimited
-            let writer = GeoJSONWriter(output: out, layout: layout, precision: precision, kinds: kinds, onWarning: warn)
+            let writer = GeoJSONWriter(sink: out, layout: layout, precision: precision, kinds: kinds, onWarning: warn)
             try writer.begin()
             sink = writer
-            finish = writer.finish
+            finish = {
+                try parts.map { try writer.finishPart(routes: $0.routes, waypoints: $0.waypoints) } ?? writer.finish()
+            }
             written = { writer.counts.features }
         case .gpx:
-            let writer = GPXWriter(output: out, precision: precision, kinds: kinds)
+            let writer = GPXWriter(sink: out, precision: precision, kinds: kinds)
             try writer.begin()
             sink = writer
             finish = writer.finish
@@ -185,11 +214,7 @@ struct ConvertCommand: Command {
             if written() == before { warn("nothing to convert: no \(kinds.names) with a point") }
         }
         try finish()
-        progress?.finish()
         flushWarnings()
-        model?.report(console: console, quiet: quiet)
-        try out.commit()
-        return .success
     }
 }
 

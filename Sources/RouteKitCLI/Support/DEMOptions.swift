@@ -1,4 +1,5 @@
 import RouteKit
+import Synchronization
 
 /// `--dem` and `--dem-mode`, the same in every command that reads tracks: elevations from a digital elevation
 /// model instead of (or where missing from) the file's.
@@ -47,11 +48,14 @@ struct DEMOptions {
 }
 
 /// An open DEM during one run: wraps each input's handler, and adds up what it did for one warning at the end.
-final class DEMUse {
+/// Files converted in parallel share it: the count takes turns.
+final class DEMUse: Sendable {
     let model: ElevationModel
     let mode: ElevationModel.Mode
     let strict: Bool
-    private(set) var tally = ElevationModel.Tally()
+    private let counted = Mutex(ElevationModel.Tally())
+    /// What the DEM did so far.
+    var tally: ElevationModel.Tally { counted.withLock { $0 } }
 
     init(model: ElevationModel, mode: ElevationModel.Mode, strict: Bool) {
         self.model = model
@@ -69,10 +73,10 @@ final class DEMUse {
     }
 
     /// Counts what `handler` did.
-    func add(_ handler: ElevationModelHandler) { tally.add(handler.tally) }
+    func add(_ handler: ElevationModelHandler) { add(handler.tally) }
 
     /// Counts what was done to a track in memory.
-    func add(_ tally: ElevationModel.Tally) { self.tally.add(tally) }
+    func add(_ tally: ElevationModel.Tally) { counted.withLock { $0.add(tally) } }
 
     /// The one warning about the points the DEM does not cover, if there were any.
     func report(console: Console, quiet: Bool) {

@@ -14,7 +14,9 @@ enum FuzzTarget: String, CaseIterable {
     case geojson
     /// A clubroom catalog (SkautIS XML, CSV or GeoJSON, recognised from the content) searched the whole way
     /// round the Earth, so that every clubroom read is also measured and written (as GeoJSON and as the table),
-    /// and filtered (by age, day and sex as CSV; by water scouts, unit and sex as the table).
+    /// and filtered (by age, day and sex as CSV; by water scouts, unit and sex as the table). A CSV catalog
+    /// is also searched from six positions through the byte-level table (with its index) and through the
+    /// full reader (`--exhaustive`): the two outputs must be the same bytes.
     case catalog
     /// A stage bundle (a ZIP, or anything else) through `stages`: the archive, the GPX and JSON files in it,
     /// and everything written from them.
@@ -38,16 +40,20 @@ enum FuzzTarget: String, CaseIterable {
             commands = [["convert", path, "--to", "gpx", "-o", "/dev/null"], ["stats", path]]
         case .catalog:
             let path = FuzzInput.file(0, bytes)
-            commands = [
-                ["near", "--at", "50,14", "--radius", "20000km", "--format", "geojson", path],
-                ["near", "--at", "50,14", "--radius", "20000km", path],
-                // The filters over whatever was read: ages, days, sexes, water scouts, units.
+            commands =
                 [
-                    "near", "--at", "50,14", "--radius", "20000km", "--age", "9", "--day", "út", "--sex", "girls",
-                    "--format", "csv", path,
-                ],
-                ["near", "--at", "50,14", "--radius", "20000km", "--water", "--unit", "621", "--sex", "boys", path],
-            ]
+                    ["near", "--at", "50,14", "--radius", "20000km", "--format", "geojson", path],
+                    ["near", "--at", "50,14", "--radius", "20000km", path],
+                    // The filters over whatever was read: ages, days, sexes, water scouts, units.
+                    [
+                        "near", "--at", "50,14", "--radius", "20000km", "--age", "9", "--day", "út", "--sex", "girls",
+                        "--format", "csv", path,
+                    ],
+                    [
+                        "near", "--at", "50,14", "--radius", "20000km", "--water", "--unit", "621", "--sex", "boys",
+                        path,
+                    ],
+                ] + FuzzInput.tableAgainstFullReader(path)
         case .bundle:
             let path = FuzzInput.file(0, bytes)
             defer { FuzzInput.emptyOutputFolder() }
@@ -78,7 +84,18 @@ enum FuzzTarget: String, CaseIterable {
                 ["near", "--at-file", positions, "--radius", radius, "--format", "csv", catalog],
             ]
         }
-        return commands.map { ($0, RouteKitCLI.run($0, console: FuzzInput.console)) }
+        let results = commands.map { ($0, RouteKitCLI.run($0, console: FuzzInput.console)) }
+        if self == .catalog {
+            defer { FuzzInput.emptyOutputFolder() }
+            // The table and the full reader disagreeing is a finding like a crash.
+            if results.suffix(2).allSatisfy({ $0.1 == .success }),
+                FuzzInput.contents(FuzzInput.outputFolder + "/table.csv")
+                    != FuzzInput.contents(FuzzInput.outputFolder + "/full.csv")
+            {
+                return results + [(["the table and the full reader disagree"], .software)]
+            }
+        }
+        return results
     }
 
     /// The libFuzzer entry: an internal error stops the fuzzer like a crash, with the command line.
@@ -146,6 +163,31 @@ enum FuzzInput {
             + [(46.5, 13.5), (46.0, 13.0), (0.25, 0.25), (-0.5, -0.5), (-33.9, 151.2), (89.99, 179.99), (-90, -180)]
             .map { #"<trkpt lat="\#($0.0)" lon="\#($0.1)"><ele>100</ele></trkpt>"# }.joined()
             + #"<trkpt lat="46.2" lon="13.2"/></trkseg></trk></gpx>"#).utf8)
+
+    /// Six positions (more than ``CatalogTableSearch/scanLimit``: the table builds its index), written once.
+    static let sixPositions: String = {
+        var template = Array("/tmp/routekit-fuzz-positions-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // -1 on error
+        precondition(fd >= 0, "cannot create a fuzz positions file")
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        let text = Array("50,14\n-33.9,18.4\n89.9,0\n-89.9,179.9\n0,-180\n35.7,139.7\n".utf8)
+        precondition(text.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, 0) } == text.count)
+        return "/proc/self/fd/\(fd)"
+    }()
+
+    /// `near` over the catalog at `path` from six positions, through the table and through the full reader.
+    static func tableAgainstFullReader(_ path: String) -> [[String]] {
+        let search = ["near", "--at-file", sixPositions, "--radius", "20000km", "--format", "csv", path]
+        return [
+            search + ["-o", outputFolder + "/table.csv"], search + ["--exhaustive", "-o", outputFolder + "/full.csv"],
+        ]
+    }
+
+    /// The bytes of a file (nil when it cannot be read).
+    static func contents(_ path: String) -> [UInt8]? {
+        guard let file = try? InputFile(path: path) else { return nil }
+        return try? file.readAll()
+    }
 
     /// Drops every message; results go to /dev/null.
     nonisolated(unsafe) static let console = Console(

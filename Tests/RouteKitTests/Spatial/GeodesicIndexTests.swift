@@ -55,6 +55,10 @@ import Testing
             let radius = radii[q % radii.count]
             let found = index.positions(within: radius, of: center).map(\.index)
             #expect(found == bruteForce(positions, within: radius, of: center), "query \(q) at \(center), \(radius) m")
+            // The scan without an index takes the same candidates: the very same matches.
+            #expect(
+                GeodesicIndex.boundedScan(positions, within: radius, of: center)
+                    == index.positions(within: radius, of: center))
         }
     }
 

@@ -1,0 +1,410 @@
+import Glibc
+
+/// A CSV catalog read for searching: the position of every clubroom, each clubroom built from its rows only
+/// when it is asked for.
+///
+/// Reading keeps the file's bytes and, per row, where it starts; it parses only the coordinates (with
+/// ``DecimalText``) and the id (`Realty_ID`), at byte level, making no `String`. Rows of one id are one
+/// clubroom, as ``ClubroomCatalog`` merges them, and ``clubroom(at:)`` builds it through the same code, so a
+/// clubroom is the same as from ``ClubroomCatalog/read(paths:columns:)``. A million rows take a fraction of
+/// the time and memory of building every clubroom.
+package final class CSVCatalogTable: @unchecked Sendable {
+    /// The catalog file, as named in messages and in the ids of clubrooms without one.
+    package let path: String
+    /// The records read and left out (no clubrooms: see ``clubroom(at:)``).
+    package private(set) var summary = ClubroomCatalog()
+    /// Each clubroom's position, in the order the clubrooms first appear.
+    package private(set) var coordinates: [Coordinate] = []
+    private let text: [UInt8]
+    private let delimiter: UInt8
+    private let keys: [CatalogRecord.Field?]
+    /// Per clubroom: its first row (in one place, so that building a clubroom found by a search costs
+    /// one memory access before its text).
+    private var firstRows: [Row] = []
+    /// The clubrooms' other rows, each chained from the one before.
+    private var laterRows: [Row] = []
+    /// Per clubroom while reading: its last row so far in `laterRows` (-1: its first row).
+    private var lastRow: [Int32] = []
+
+    /// A row kept: where it starts in `text`, its line, and the next row of its clubroom in `laterRows`
+    /// (-1: none).
+    private struct Row {
+        var start: Int
+        var line: Int32
+        var next: Int32
+    }
+
+    /// Reads the CSV catalog at `path`; nil when it is not CSV (or is standard input), or when the rows' ids
+    /// could clash with the ids RouteKit gives clubrooms without one (`FILE:LINE`): then only
+    /// ``ClubroomCatalog`` reads it exactly.
+    ///
+    /// - Throws: what ``ClubroomCatalog/read(paths:columns:)`` throws for the file.
+    package init?(path: String, columns: CSVCatalogReader.Columns, progress: ProgressCounter?) throws {
+        self.path = path
+        guard path != "-" else { return nil }
+        let input = try InputFile(path: path)
+        guard CatalogFormat.detect(try input.peek(2048)) == .csv else { return nil }
+        input.progress = progress
+        progress?.expect(input.byteCount ?? 0)
+        do {
+            text = try CSVCatalogReader.utf8Text(input)
+            let prepared = try text.withUnsafeBufferPointer { text in
+                let delimiter = CSVRows.delimiter(of: text)
+                var rows = CSVRows(text: text, delimiter: delimiter)
+                return (delimiter, try CSVCatalogReader(columns: columns).header(&rows), rows)
+            }
+            delimiter = prepared.0
+            keys = prepared.1
+            guard try readRows(after: prepared.2) else { return nil }
+        } catch let error as CatalogError {
+            throw CatalogError.inFile(path: path, error)
+        }
+    }
+
+    /// The number of clubrooms.
+    package var count: Int { coordinates.count }
+
+    /// The columns of `field`, last first: a row's value is the one of the last it has.
+    private func columns(of field: CatalogRecord.Field) -> [Int] {
+        keys.indices.filter { keys[$0] == field }.reversed()
+    }
+
+    /// Reads every row after the header; false when an id could clash with a `FILE:LINE` id.
+    ///
+    /// A file without quotes is cut at line breaks into one piece per core, scanned in parallel; the pieces'
+    /// rows are then joined into clubrooms in order.
+    private func readRows(after header: CSVRows) throws -> Bool {
+        let columns = RowColumns(
+            latitude: columns(of: .latitude), longitude: columns(of: .longitude), id: columns(of: .realtyID))
+        let pieces = try text.withUnsafeBufferPointer { text in
+            let cuts = Self.cuts(text, from: header.position, pieces: processorCount)
+            return try parallelMap(cuts.count - 1) { k in
+                try ScannedPiece(
+                    text, from: cuts[k], to: cuts[k + 1], line: k == 0 ? header.line : 1, delimiter: delimiter,
+                    columns: columns, path: path)
+            }
+        }
+        let rows = pieces.reduce(0) { $0 + $1.starts.count }
+        coordinates.reserveCapacity(rows)
+        firstRows.reserveCapacity(rows)
+        lastRow.reserveCapacity(rows)
+        let clashPrefix = Array((path + ":").utf8)
+        var ids = IdTable(expected: rows)
+        var lineOffset = 0
+        for piece in pieces {
+            for skipped in piece.skipped {
+                var moved = skipped.record
+                moved.line += lineOffset
+                summary.count(skipping: moved, swapped: skipped.swapped)
+            }
+            summary.count(kept: piece.starts.count)
+            for k in piece.starts.indices {
+                let row = Row(start: piece.starts[k], line: Int32(clamping: Int(piece.lines[k]) + lineOffset), next: -1)
+                var group = -1
+                let idStart = Int(piece.idEnds[k] >> 32)
+                let idEnd = Int(piece.idEnds[k] & 0xFFFF_FFFF)
+                if idStart < idEnd {
+                    let clash = piece.idBytes.withUnsafeBufferPointer { bytes in
+                        let id = UnsafeBufferPointer(rebasing: bytes[idStart..<idEnd])
+                        return id.starts(with: clashPrefix) ? nil : ids.group(of: id, next: coordinates.count)
+                    }
+                    guard let found = clash else { return false }
+                    group = found
+                }
+                if group >= 0 && group < coordinates.count {
+                    let later = Int32(laterRows.count)
+                    laterRows.append(row)
+                    if lastRow[group] < 0 {
+                        firstRows[group].next = later
+                    } else {
+                        laterRows[Int(lastRow[group])].next = later
+                    }
+                    lastRow[group] = later
+                } else {
+                    coordinates.append(piece.coordinates[k])
+                    firstRows.append(row)
+                    lastRow.append(-1)
+                }
+            }
+            lineOffset += piece.lineCount
+        }
+        lastRow = []
+        return true
+    }
+
+    /// Where to cut `text` after `start` into about `pieces` pieces: at line breaks (after an LF), and not at
+    /// all when the text has a quote (a quoted field may hold line breaks).
+    private static func cuts(_ text: UnsafeBufferPointer<UInt8>, from start: Int, pieces: Int) -> [Int] {
+        let size = text.count - start
+        guard pieces > 1, size > 1 << 20, let base = text.baseAddress,
+            memchr(base + start, 0x22, size) == nil  // NULL when there is no quote
+        else { return [start, text.count] }
+        var cuts = [start]
+        for k in 1..<pieces {
+            var i = max(start + size * k / pieces, cuts[cuts.count - 1])
+            while i < text.count && text[i] != 0x0A { i += 1 }
+            if i + 1 < text.count { cuts.append(i + 1) }
+        }
+        cuts.append(text.count)
+        return cuts
+    }
+
+    /// The clubroom at `index` (0..<``count``), built from its rows as ``ClubroomCatalog`` builds it.
+    package func clubroom(at index: Int) -> Clubroom {
+        text.withUnsafeBufferPointer { clubroom(firstRows[index], coordinate: coordinates[index], in: $0) }
+    }
+
+    /// The clubrooms at `indices`, as ``clubroom(at:)`` builds them.
+    ///
+    /// Their rows lie anywhere in the file: their places are fetched first, then a byte of each row's text,
+    /// so that the processor waits for all these memory accesses at once instead of one after the other.
+    package func clubrooms(at indices: [Int]) -> [Clubroom] {
+        let rows = indices.map { firstRows[$0] }
+        return text.withUnsafeBufferPointer { text in
+            var touched = 0
+            for row in rows { touched &+= Int(text[row.start]) }
+            if touched == Int.min { return [] }  // never: it keeps the reads above
+            return indices.indices.map { clubroom(rows[$0], coordinate: coordinates[indices[$0]], in: text) }
+        }
+    }
+
+    /// The clubroom whose first row is `first` (its coordinate read from it once already).
+    private func clubroom(_ first: Row, coordinate: Coordinate, in text: UnsafeBufferPointer<UInt8>) -> Clubroom {
+        var row = first
+        var rows = CSVRows(text: text, delimiter: delimiter, start: row.start, line: Int(row.line))
+        var record = CatalogRecord()
+        // The row was read once already: it cannot fail now.
+        if (try? rows.next()) == true { CSVCatalogReader.record(rows, keys: keys, into: &record) }
+        guard row.next >= 0 else {
+            // Its only row (the usual case): the clubroom it starts, with no catalog to merge into.
+            let id = record.value(.realtyID) ?? "\(path):\(rows.rowLine)"
+            return ClubroomCatalog.clubroom(
+                startedBy: record, id: id, coordinate: coordinate, unit: ClubroomCatalog.unit(of: record))
+        }
+        var catalog = ClubroomCatalog()
+        while true {
+            catalog.add(record, file: path, line: rows.rowLine)
+            guard row.next >= 0 else { break }
+            row = laterRows[Int(row.next)]
+            rows = CSVRows(text: text, delimiter: delimiter, start: row.start, line: Int(row.line))
+            record = CatalogRecord()
+            if (try? rows.next()) == true { CSVCatalogReader.record(rows, keys: keys, into: &record) }
+        }
+        guard let room = catalog.clubrooms.first else {
+            preconditionFailure("CSVCatalogTable: a clubroom's rows gave no clubroom")
+        }
+        return room
+    }
+
+    private typealias SkippedRecord = ClubroomCatalog.SkippedRecord
+}
+
+/// The columns a table reads of every row, last first (a row's value is the one of the last it has).
+private struct RowColumns: Sendable {
+    var latitude: [Int]
+    var longitude: [Int]
+    var id: [Int]
+}
+
+/// The rows of one piece of a CSV text: where each row with usable coordinates starts, its line (counted from
+/// the line the piece starts on), its position and its id; and the rows left out.
+private struct ScannedPiece {
+    var starts: [Int] = []
+    var lines: [Int32] = []
+    var coordinates: [Coordinate] = []
+    /// Per row: where its id is in `idBytes` (start in the high half, end in the low; equal: no id).
+    var idEnds: [UInt64] = []
+    var idBytes: [UInt8] = []
+    var skipped: [(record: ClubroomCatalog.SkippedRecord, swapped: Bool)] = []
+    /// The line after the piece's last, less one: what the next piece's lines (counted from 1) are shifted by.
+    var lineCount = 0
+
+    init(
+        _ text: UnsafeBufferPointer<UInt8>, from: Int, to: Int, line: Int, delimiter: UInt8, columns: RowColumns,
+        path: String
+    ) throws {
+        let estimate = (to - from) / 24
+        starts.reserveCapacity(estimate)
+        lines.reserveCapacity(estimate)
+        coordinates.reserveCapacity(estimate)
+        idEnds.reserveCapacity(estimate)
+        idBytes.reserveCapacity(estimate * 8)
+        var rows = CSVRows(text: UnsafeBufferPointer(rebasing: text[from..<to]), delimiter: delimiter, line: line)
+        while try rows.next() {
+            if rows.isBlank { continue }
+            guard let latitude = rows.trimmedField(columns.latitude),
+                let longitude = rows.trimmedField(columns.longitude)
+            else {
+                skipped.append((.init(file: path, line: rows.rowLine, reason: "no coordinates"), false))
+                continue
+            }
+            guard let lat = rows.number(latitude), let lon = rows.number(longitude) else {
+                let shown = "'\(rows.string(latitude)), \(rows.string(longitude))'"
+                skipped.append(
+                    (.init(file: path, line: rows.rowLine, reason: "coordinates \(shown) are not numbers"), false))
+                continue
+            }
+            let coordinate = Coordinate(latitude: lat, longitude: lon)
+            guard coordinate.isValid else {
+                let shown = "\(rows.string(latitude)), \(rows.string(longitude))"
+                skipped.append(
+                    (
+                        .init(file: path, line: rows.rowLine, reason: "coordinates \(shown) are out of range"),
+                        abs(lat) > 90 && abs(lon) <= 90
+                    ))
+                continue
+            }
+            starts.append(from + rows.rowStart)
+            lines.append(Int32(clamping: rows.rowLine))
+            coordinates.append(coordinate)
+            let idStart = UInt64(idBytes.count)
+            if let id = rows.trimmedField(columns.id) { rows.withBytes(id) { idBytes.append(contentsOf: $0) } }
+            idEnds.append(idStart << 32 | UInt64(idBytes.count))
+        }
+        lineCount = rows.line - 1
+    }
+}
+
+/// Clubroom ids (their bytes, kept in one buffer) and the clubroom of each.
+///
+/// While the ids come as canonical whole numbers in non-decreasing order (a catalog exported sorted by its
+/// key), an id is new when it is larger than the last and the last one's when equal: no lookup is needed.
+/// From the first id that breaks the order, every id is looked up in a hash table (open addressing,
+/// FNV-1a; each slot keeps the high half of its id's hash, so most probes touch no id's bytes).
+private struct IdTable {
+    private var bytes: [UInt8] = []
+    private var starts: [Int32] = [0]
+    private var groups: [Int32] = []
+    /// Per slot: the high 32 bits of the hash, and the id's number + 1 (0: empty).
+    private var slots: [UInt64] = []
+    private var used = 0
+    private var inOrder = true
+    private var last: UInt64 = 0
+
+    init(expected: Int) {
+        bytes.reserveCapacity(expected * 8)
+        starts.reserveCapacity(expected + 1)
+        groups.reserveCapacity(expected)
+    }
+
+    /// The clubroom of `id`; when the id is new, it becomes `next`'s (and `next` is returned).
+    mutating func group(of id: UnsafeBufferPointer<UInt8>, next: Int) -> Int {
+        if inOrder {
+            if let value = Self.canonicalNumber(id) {
+                if groups.isEmpty || value > last {
+                    last = value
+                    append(id, group: next)
+                    return next
+                }
+                if value == last, let group = groups.last { return Int(group) }
+            }
+            inOrder = false
+            slots = [UInt64](repeating: 0, count: max(1 << 16, (groups.count * 4).nextPowerOfTwo))
+            for k in groups.indices { insert(k, hash: bytes.withUnsafeBufferPointer { Self.hash($0, k, starts) }) }
+        }
+        let hash = Self.hash(id)
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 {
+            let entry = slots[slot]
+            let k = Int(entry & 0xFFFF_FFFF) - 1
+            if entry >> 32 == hash >> 32 && equals(k, id) { return Int(groups[k]) }
+            slot = (slot + 1) & mask
+        }
+        let k = groups.count
+        append(id, group: next)
+        slots[slot] = (hash >> 32) << 32 | UInt64(k + 1)
+        used += 1
+        if used * 2 > slots.count { grow() }
+        return next
+    }
+
+    private mutating func append(_ id: UnsafeBufferPointer<UInt8>, group: Int) {
+        bytes.append(contentsOf: id)
+        starts.append(Int32(bytes.count))
+        groups.append(Int32(group))
+    }
+
+    /// The value of an id of 1 to 18 decimal digits without a leading zero (or `0`); nil for any other id.
+    private static func canonicalNumber(_ id: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard !id.isEmpty, id.count <= 18, id[0] != 0x30 || id.count == 1 else { return nil }
+        var value: UInt64 = 0
+        for c in id {
+            guard c >= 0x30 && c <= 0x39 else { return nil }
+            value = value * 10 + UInt64(c - 0x30)
+        }
+        return value
+    }
+
+    /// FNV-1a, 64 bits.
+    private static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in bytes { hash = (hash ^ UInt64(c)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
+    /// The hash of id `k`.
+    private static func hash(_ stored: UnsafeBufferPointer<UInt8>, _ k: Int, _ starts: [Int32]) -> UInt64 {
+        hash(UnsafeBufferPointer(rebasing: stored[Int(starts[k])..<Int(starts[k + 1])]))
+    }
+
+    /// Puts id `k` in the first free slot from its hash's.
+    private mutating func insert(_ k: Int, hash: UInt64) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = (hash >> 32) << 32 | UInt64(k + 1)
+        used += 1
+    }
+
+    private func equals(_ k: Int, _ id: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = Int(starts[k])
+        let end = Int(starts[k + 1])
+        guard end - start == id.count else { return false }
+        return bytes.withUnsafeBufferPointer { stored in
+            guard let a = stored.baseAddress, let b = id.baseAddress else { return id.isEmpty }
+            return memcmp(a + start, b, id.count) == 0  // 0 when equal
+        }
+    }
+
+    private mutating func grow() {
+        slots = [UInt64](repeating: 0, count: slots.count * 2)
+        used = 0
+        for k in groups.indices { insert(k, hash: bytes.withUnsafeBufferPointer { Self.hash($0, k, starts) }) }
+    }
+}
+
+extension Int {
+    /// The smallest power of two at least this large (1 for 0 and 1).
+    fileprivate var nextPowerOfTwo: Int { self <= 1 ? 1 : 1 << (Int.bitWidth - (self - 1).leadingZeroBitCount) }
+}
+
+/// Searches a ``CSVCatalogTable`` by position, with the answers of ``ClubroomIndex``: a ``GeodesicIndex``
+/// when many queries are to come, a bounded scan (``GeodesicIndex/boundedScan(_:within:of:)``, the same
+/// candidates without the O(n log n) build) for a few; each clubroom found is built from its rows.
+package struct CatalogTableSearch: Sendable {
+    /// Up to this many queries, scanning costs less than building the index (on a million clubrooms a scan
+    /// takes a few milliseconds, a build a few hundred).
+    package static let scanLimit = 4
+    private let table: CSVCatalogTable
+    private let index: GeodesicIndex?
+
+    /// A search over `table` for `queries` positions.
+    package init(_ table: CSVCatalogTable, queries: Int) {
+        self.table = table
+        index = queries > Self.scanLimit ? GeodesicIndex(table.coordinates) : nil
+    }
+
+    /// The clubrooms within `radiusMeters` of `position`, nearest first (ties in catalog order).
+    package func clubrooms(within radiusMeters: Double, of position: Coordinate) -> [ClubroomIndex.Found] {
+        let matches =
+            index?.positions(within: radiusMeters, of: position)
+            ?? GeodesicIndex.boundedScan(table.coordinates, within: radiusMeters, of: position)
+        let rooms = table.clubrooms(at: matches.map(\.index))
+        return matches.indices.map {
+            ClubroomIndex.Found(
+                clubroom: rooms[$0], distanceMeters: matches[$0].distanceMeters,
+                bearingDegrees: matches[$0].bearingDegrees)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import RouteKit
+import Testing
+
+/// The table that `near` searches must give exactly the clubrooms, counts and warnings of the full reader.
+@Suite struct CSVCatalogTableTests {
+    /// A CSV catalog with what real files have: repeated ids in any order, rows without an id, quoted fields
+    /// with line breaks and doubled quotes, decimal commas, blank lines, CR, LF and CRLF, bad coordinates.
+    static func catalog(rows: Int, seed: UInt64, quotes: Bool, sortedIds: Bool) -> [UInt8] {
+        var random = SeededRandom(state: seed)
+        var text = "Realty_ID,Unit,RegistrationNumber,MeetingDate_WeekDay,AgeFrom,lat,lon,note\n"
+        let breaks = ["\n", "\r\n", "\r"]
+        for i in 0..<rows {
+            let id: String
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0: id = ""
+            case 1: id = " 00\(i % 7) "
+            default: id = sortedIds ? "\(i / 3)" : "\(Int.random(in: 0..<(rows / 2 + 1), using: &random))"
+            }
+            let lat = Double.random(in: -89...89, using: &random)
+            let lon = Double.random(in: -179...179, using: &random)
+            var latText = String(format: "%.6f", lat)
+            var lonText = String(format: "%.6f", lon)
+            switch Int.random(in: 0..<30, using: &random) {
+            case 0: latText = ""
+            case 1: lonText = "abc"
+            case 2: latText = "123.5"
+            case 3 where quotes:
+                latText = "\"" + latText.replacingOccurrences(of: ".", with: ",") + "\""
+            default: break
+            }
+            let unit = quotes && i % 5 == 0 ? "\"\(i % 13). oddíl \"\"Racek\"\"\nBrno\"" : "\(i % 13). oddíl"
+            let day = ["pondělí", "úterý", "", "středa"][i % 4]
+            text += "\(id),\(unit),621.\(i % 9),\(day),\(i % 15),\(latText),\(lonText),n\(i % 3)"
+            text += sortedIds ? "\n" : breaks[Int.random(in: 0..<3, using: &random)]
+            if i % 97 == 0 { text += "\n" }
+        }
+        return Array(text.utf8)
+    }
+
+    func expectSame(_ bytes: [UInt8], columns: CSVCatalogReader.Columns = .init()) throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Fixture.write(bytes, name: "catalog.csv", in: folder)
+        let catalog = try ClubroomCatalog.read(paths: [path], columns: columns)
+        let table = try #require(try CSVCatalogTable(path: path, columns: columns, progress: nil))
+        #expect(table.count == catalog.clubrooms.count)
+        #expect(table.coordinates == catalog.clubrooms.map(\.coordinate))
+        #expect(table.summary.skipped == catalog.skipped)
+        #expect(table.summary.recordCount == catalog.recordCount)
+        #expect(table.summary.swappedLooking == catalog.swappedLooking)
+        for i in 0..<min(table.count, catalog.clubrooms.count) where table.clubroom(at: i) != catalog.clubrooms[i] {
+            Issue.record("clubroom \(i) differs: \(table.clubroom(at: i)) vs \(catalog.clubrooms[i])")
+            break
+        }
+    }
+
+    @Test(arguments: [(1, true, false), (2, false, false), (3, true, true), (4, false, true)])
+    func aSmallCatalogGivesWhatTheFullReaderGives(seed: UInt64, quotes: Bool, sortedIds: Bool) throws {
+        try expectSame(Self.catalog(rows: 3_000, seed: seed, quotes: quotes, sortedIds: sortedIds))
+    }
+
+    /// Over a mebibyte without quotes, the file is read in pieces on all cores: the same answer.
+    @Test(arguments: [false, true])
+    func aLargeCatalogReadInPiecesGivesWhatTheFullReaderGives(sortedIds: Bool) throws {
+        let bytes = Self.catalog(rows: 30_000, seed: 9, quotes: false, sortedIds: sortedIds)
+        #expect(bytes.count > 1 << 20)
+        try expectSame(bytes)
+    }
+
+    @Test func edgeCasesOfTheFormat() throws {
+        let cases = [
+            "\u{FEFF}lat;lon;Realty_ID\n49,1;16,5;7\n49,2;16,6;7\n",
+            "lat,lon,id,Realty_ID\n49.1,16.5,1,\n49.2,16.6,2,x\n49.3,16.7,3,x\n",
+            "lat\tlon\tname\n  49.1 \t 16.5\t\"a\"b\"\n\n   \n49.2\t16.6\n",
+            "y,x\n49.1,16.5\n49.2,16.6,extra,columns\n49.3",
+            "lat,lon,Realty_ID\n49.1,16.5,007\n49.2,16.6,7\n49.3,16.7,7\n49.4,16.8,007\n",
+            "lat,lon,Realty_ID\n49.1,16.5,3\n49.2,16.6,1\n49.3,16.7,3\n",
+            "lat,lon\n\"\"",
+        ]
+        for text in cases { try expectSame(Array(text.utf8)) }
+        try expectSame(Array("a,b\n49.1,16.5\n".utf8), columns: .init(latitude: "a", longitude: "b"))
+    }
+
+    @Test func anIdLikeTheOnesGivenToRowsWithoutOneIsLeftToTheFullReader() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Fixture.write([], name: "c.csv", in: folder)
+        let text = "lat,lon,Realty_ID\n49.1,16.5,\n49.2,16.6,\(path):2\n"
+        _ = try Fixture.write(Array(text.utf8), name: "c.csv", in: folder)
+        #expect(try CSVCatalogTable(path: path, columns: .init(), progress: nil) == nil)
+        #expect(try ClubroomCatalog.read(paths: [path]).clubrooms.count == 1)
+    }
+
+    @Test func anUnclosedQuoteIsAnErrorAtItsPlace() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Fixture.write(Array("lat,lon\n49.1,16.5\n49.2,\"16.6\n".utf8), name: "c.csv", in: folder)
+        #expect(
+            throws: CatalogError.inFile(
+                path: path,
+                .malformed(
+                    line: 3, column: 6,
+                    reason:
+                        "the quoted field that starts here is never closed"))
+        ) {
+            try CSVCatalogTable(path: path, columns: .init(), progress: nil)
+        }
+    }
+
+    @Test(arguments: [1, 200])
+    func searchesGiveWhatTheIndexGives(queries: Int) throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = Self.catalog(rows: 5_000, seed: 5, quotes: true, sortedIds: false)
+        let path = try Fixture.write(bytes, name: "catalog.csv", in: folder)
+        let index = ClubroomIndex(try ClubroomCatalog.read(paths: [path]).clubrooms)
+        let table = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil))
+        let search = CatalogTableSearch(table, queries: queries)
+        var random = SeededRandom(state: 77)
+        for _ in 0..<20 {
+            let at = Coordinate(
+                latitude: Double.random(in: -90...90, using: &random),
+                longitude: Double.random(in: -180...180, using: &random))
+            let radius = Double.random(in: 1_000...3_000_000, using: &random)
+            #expect(search.clubrooms(within: radius, of: at) == index.clubrooms(within: radius, of: at))
+        }
+    }
+}
