@@ -20,9 +20,12 @@ let package = Package(
         .systemLibrary(
             name: "CArchive", pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(
+            name: "CPostgres", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         .target(
             name: "RouteKit",
-            dependencies: ["CLibXML2", "CPROJ", "CGEOS", "CArchive"],
+            dependencies: ["CLibXML2", "CPROJ", "CGEOS", "CArchive", "CPostgres"],
             swiftSettings: [
                 // The streaming readers and writers keep their state in classes; Swift's run-time check of
                 // exclusive access to class properties costs a fifth of a conversion's instructions. Debug

@@ -54,6 +54,7 @@ struct NearCommand: Command {
     var limit: Int?
     var format = Format.table
     var columns = CSVCatalogReader.Columns()
+    var table: String?
     var output: String?
     var quiet = false
     var exhaustive = false
@@ -118,6 +119,7 @@ struct NearCommand: Command {
                 "--lat-column", name: "NAME", help: "The CSV column with latitudes, when its name is unusual.",
                 into: \.columns.latitude),
             .value("--lon-column", name: "NAME", help: "The CSV column with longitudes.", into: \.columns.longitude),
+            ClubroomSource.tableOption(into: \.table),
             .flag(
                 "--skautis-request",
                 help: """
@@ -175,6 +177,10 @@ struct NearCommand: Command {
         guard !catalogs.isEmpty else {
             throw CLIError.usage("no catalog; give a SkautIS XML, CSV or GeoJSON file of clubrooms")
         }
+        if exhaustive && catalogs.contains(where: DatabaseURI.looksLikeURI) {
+            throw CLIError.usage(
+                "--exhaustive measures every clubroom of a file; a postgresql:// catalog has its index")
+        }
         if format == .svg && at == nil {
             throw CLIError.usage("--format svg draws the map around one position: use it with --at")
         }
@@ -224,23 +230,57 @@ struct NearCommand: Command {
         if skautISRequest { return try writeSkautISRequest(console: console) }
         let started = Clock.seconds()
         let positions = along == nil ? try queries() : []
+        if let database = try ClubroomSource.table(catalogs, table: table) {
+            if let along {
+                return try runAlong(along, console: console) {
+                    try database.clubrooms(within: radius, along: $0, filter: filter)
+                }
+            }
+            let opened = Clock.seconds()
+            let answers = try positions.map {
+                Answer(
+                    query: $0,
+                    clubrooms: limited(try database.clubrooms(within: radius, of: $0.coordinate, filter: filter)))
+            }
+            if verbose {
+                note(
+                    answers, console: console, timing: "connected in \(Clock.milliseconds(opened - started)); ",
+                    since: opened)
+            }
+            return try write(answers, console: console)
+        }
         let rooms = try readClubrooms(console: console)
-        if let along { return try runAlong(along, rooms: rooms, console: console) }
+        if let along {
+            return try runAlong(along, console: console) { ClubroomIndex(rooms).clubrooms(within: radius, along: $0) }
+        }
         let read = Clock.seconds()
         let index = exhaustive ? nil : ClubroomIndex(rooms)
         let built = Clock.seconds()
         let answers = positions.map { answer($0, rooms: rooms, index: index) }
-        let searched = Clock.seconds()
         if verbose {
-            let found = answers.reduce(0) { $0 + $1.clubrooms.count }
-            console.note(
-                "routekit: read \(rooms.count) clubrooms in \(Clock.milliseconds(read - started)); "
+            note(
+                answers, console: console,
+                timing: "read \(rooms.count) clubrooms in \(Clock.milliseconds(read - started)); "
                     + (exhaustive
-                        ? "no index (--exhaustive); " : "index built in \(Clock.milliseconds(built - read)); ")
-                    + "\(positions.count) quer\(positions.count == 1 ? "y" : "ies") answered in "
-                    + "\(Clock.milliseconds(searched - built)) "
-                    + "(\(Clock.milliseconds((searched - built) / Double(positions.count))) each, \(found) results)")
+                        ? "no index (--exhaustive); " : "index built in \(Clock.milliseconds(built - read)); "),
+                since: built)
         }
+        return try write(answers, console: console)
+    }
+
+    /// --verbose: how long the work took, ending with the queries answered since `start`.
+    private func note(_ answers: [Answer], console: Console, timing: String, since start: Double) {
+        let searched = Clock.seconds()
+        let found = answers.reduce(0) { $0 + $1.clubrooms.count }
+        let count = answers.count
+        console.note(
+            "routekit: " + timing + "\(count) quer\(count == 1 ? "y" : "ies") answered in "
+                + "\(Clock.milliseconds(searched - start)) "
+                + "(\(Clock.milliseconds((searched - start) / Double(max(1, count)))) each, \(found) results)")
+    }
+
+    /// Writes the answers in the chosen format.
+    private func write(_ answers: [Answer], console: Console) throws -> ExitCode {
         var buffer = ByteBuffer(capacity: 1 << 16)
         switch format {
         case .table: NearFormatter.table(answers, radius: radius, many: atFile != nil, into: &buffer)
@@ -263,7 +303,7 @@ struct NearCommand: Command {
         defer { progress?.finish() }
         let catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns, progress: counter)
         progress?.finish()
-        reportSkipped(catalog, console: console)
+        Self.reportSkipped(catalog, quiet: quiet, console: console)
         guard !catalog.clubrooms.isEmpty else {
             throw CLIError.data("no usable clubroom in \(catalogs.joined(separator: ", "))")
         }
@@ -307,7 +347,9 @@ struct NearCommand: Command {
     }
 
     /// `--along`: the clubrooms near a track, in order along it.
-    private func runAlong(_ path: String, rooms: [Clubroom], console: Console) throws -> ExitCode {
+    private func runAlong(
+        _ path: String, console: Console, search: (Track) throws -> [ClubroomIndex.AlongTrack]
+    ) throws -> ExitCode {
         let (file, format) = try openTrackInputs([path])[0]
         let builder = GPXDocumentBuilder()
         try readInput(file, format: format, strict: false, quiet: quiet, console: console, handler: builder)
@@ -316,7 +358,7 @@ struct NearCommand: Command {
             throw CLIError.data("\(path): no track or route to search along")
         }
         let label = track.name ?? path
-        let found = limited(ClubroomIndex(rooms).clubrooms(within: radius, along: track))
+        let found = limited(try search(track))
         var buffer = ByteBuffer(capacity: 1 << 16)
         switch self.format {
         case .table: NearFormatter.alongTable(found, label: label, radius: radius, into: &buffer)
@@ -357,7 +399,9 @@ struct NearCommand: Command {
         ].compactMap { $0 }.joined(separator: ", ")
     }
 
-    func reportSkipped(_ catalog: ClubroomCatalog, console: Console) {
+    /// Warns of the records left out of `catalog` (unless `quiet`), with the first few and a hint at
+    /// swapped columns.
+    static func reportSkipped(_ catalog: ClubroomCatalog, quiet: Bool, console: Console) {
         guard !catalog.skipped.isEmpty, !quiet else { return }
         let first = catalog.skipped.prefix(3).map { "\($0.file):\($0.line): \($0.reason)" }.joined(separator: "; ")
         var message =
