@@ -154,8 +154,9 @@ public enum TrackTable {
             throw DatabaseError.unexpectedTable(
                 table: table.description, reason: "no geom column of type MultiLineString with SRID 4326")
         }
-        let m = type.hasSuffix("M")
-        return Dimensions(z: dimension - (m ? 1 : 0) >= 3, m: m)
+        // geometry_columns says MULTILINESTRING with 4 dimensions for ZM, MULTILINESTRINGM with 3 for M.
+        let m = type.hasSuffix("M") || dimension == 4
+        return Dimensions(z: dimension == 4 || dimension == 3 && !m, m: m)
     }
 
     /// Reads one file into rows for the staging table.

@@ -22,6 +22,9 @@ enum FuzzTarget: String, CaseIterable {
     /// The position and radius parsers: the first line is `--at`, the second `--radius`, the rest a positions
     /// file for `--at-file`, against a catalog of one clubroom.
     case position
+    /// A row of a clubroom table as PostGIS gives it to a search: the bytes are the row's 14 values
+    /// separated by tabs (`\\N` for NULL), decoded as ``ClubroomRow`` decodes what a query returns.
+    case row
 
     /// Runs one input; returns each command line with its exit code.
     func run(_ bytes: UnsafeRawBufferPointer) -> [(arguments: [String], code: ExitCode)] {
@@ -62,6 +65,21 @@ enum FuzzTarget: String, CaseIterable {
                 ["near", "--at", at, "--radius", radius, catalog],
                 ["near", "--at-file", positions, "--radius", radius, "--format", "csv", catalog],
             ]
+        case .row:
+            let fields = bytes.split(separator: 0x09, omittingEmptySubsequences: false).map { field -> String? in
+                let text = String(decoding: field, as: UTF8.self)
+                return text == "\\N" ? nil : text
+            }
+            let code: ExitCode
+            do {
+                _ = try ClubroomRow.decode(fields, table: "fuzz")
+                code = .success
+            } catch is DatabaseError {
+                code = .dataError  // a row that is no clubroom: what `near` reports with exit 65
+            } catch {
+                code = .software
+            }
+            return [(["(a row of a clubroom table)"], code)]
         }
         return commands.map { ($0, RouteKitCLI.run($0, console: FuzzInput.console)) }
     }
