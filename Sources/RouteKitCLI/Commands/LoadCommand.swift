@@ -19,8 +19,9 @@ struct LoadCommand: Command {
         --clubrooms then take the URI in place of a catalog file and give the same answers. An
         existing table is replaced only with --replace.
         Tracks: one row per track (file, track, name, properties as JSONB, geometry(MultiLineStringZM,
-        4326) with M the Unix time; MultiLineStringZ when points lack times); the files are read on all
-        cores; an existing table is added to, or with --replace replaced.
+        4326) with Z the elevation and M the Unix time; MultiLineStringZ when points lack times, and
+        no Z when they lack elevations: nothing is invented); the files are read on all cores; an
+        existing table is added to, or with --replace replaced.
 
         The password comes from the URI, PGPASSWORD or ~/.pgpass (or whatever else libpq reads), and is
         never printed.

@@ -22,7 +22,8 @@ struct NearCommand: Command {
         sex category, so each meeting is listed once with its ages and sexes. Times are shown as 16:30–18:00
         (SkautIS sends PT16H30M), days by their Czech name, water scouts marked. Records without usable
         coordinates are left out with one warning that counts them. On a terminal, catalogs that take
-        over a second to read show their progress on standard error.
+        over a second to read show their progress on standard error. A postgresql:// URI with --table
+        searches a PostGIS table written by routekit load, with the same answers.
 
         Options:
         \(optionHelp)
@@ -36,7 +37,7 @@ struct NearCommand: Command {
           routekit near --skautis-request --at 49.1951,16.6068 --radius 20km -o request.xml
 
         Exit status: 0 done, 64 wrong usage, 65 bad data (or no usable clubroom), 66 an input cannot be
-        read, 73 the output cannot be written.
+        read (or the database reached), 73 the output cannot be written, 74 the database refused a query.
 
         """
     }
