@@ -23,9 +23,12 @@ let package = Package(
         .systemLibrary(
             name: "CGDAL", pkgConfig: "gdal",
             providers: [.apt(["libgdal-dev"])]),
+        .systemLibrary(
+            name: "CPostgres", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         .target(
             name: "RouteKit",
-            dependencies: ["CLibXML2", "CPROJ", "CGEOS", "CArchive", "CGDAL"],
+            dependencies: ["CLibXML2", "CPROJ", "CGEOS", "CArchive", "CGDAL", "CPostgres"],
             swiftSettings: [
                 // The streaming readers and writers keep their state in classes; Swift's run-time check of
                 // exclusive access to class properties costs a fifth of a conversion's instructions. Debug

@@ -4,7 +4,7 @@ import RouteKit
 public enum RouteKitCLI {
     nonisolated(unsafe) static let commands: [any Command.Type] = [
         ConvertCommand.self, StatsCommand.self, ProfileCommand.self, ClimbsCommand.self, MapCommand.self,
-        StagesCommand.self, NearCommand.self,
+        StagesCommand.self, NearCommand.self, LoadCommand.self,
     ]
 
     static var help: String {
@@ -101,19 +101,35 @@ public enum RouteKitCLI {
             console.error("--dem \(error)")
             return error.isUnreadable ? .noInput : .dataError
         }
+        if let error = error as? DatabaseError {
+            console.error(error.description)
+            return exitCode(of: error, loading: command == LoadCommand.name)
+        }
         // Readers' errors that a command did not word itself are still bad data, not a failure of ours.
         if let error = error as? CatalogError, case .missingColumn = error.underlying {
             console.error("\(error); name it with --lat-column/--lon-column")
             return .dataError
         }
         if error is CatalogError || error is GeoJSONError || error is GPXError || error is ArchiveError
-            || error is StageBundleError
+            || error is StageBundleError || error is TrackLoadError
         {
             console.error("\(error)")
             return .dataError
         }
         console.error("internal error: \(error)")
         return .software
+    }
+
+    /// A database's failure in the README's exit codes: the database is the input of a search (66 when it
+    /// cannot be reached, lacks PostGIS or the table) and the output of a load (73).
+    static func exitCode(of error: DatabaseError, loading: Bool) -> ExitCode {
+        switch error {
+        case .notADatabaseURI, .badTableName: return .usage
+        case .cannotConnect, .noPostGIS, .missingTable: return loading ? .cannotCreate : .noInput
+        case .tableExists: return .cannotCreate
+        case .unexpectedTable, .badRow: return .dataError
+        case .server: return error.isDataError ? .dataError : .ioError
+        }
     }
 
     private static func printHelp(_ text: String, console: Console) -> ExitCode {

@@ -98,8 +98,18 @@ enum CLI {
 enum Tool: String {
     /// Writes the ZIP archives of the tests with Tests/RouteKitTests/Fixtures/make-zip.py (python3).
     case python3
+    /// Reads the PostGIS tables RouteKit writes, as other programs will (gdal-bin).
+    case ogr2ogr
+    /// Writes what RouteKit never writes into the test server's tables (postgresql-client-15).
+    case psql
 
-    var package: String { rawValue }
+    var package: String {
+        switch self {
+        case .python3: "python3"
+        case .ogr2ogr: "gdal-bin"
+        case .psql: "postgresql-client-15"
+        }
+    }
 
     /// The program's path, found on PATH; nil when it is not installed.
     var path: String? {

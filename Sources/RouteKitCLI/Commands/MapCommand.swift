@@ -36,6 +36,7 @@ struct MapCommand: Command {
     var clubrooms: [String] = []
     var radius = 5_000.0
     var filter = ClubroomFilter()
+    var table: String?
     var projection = MapProjection.Kind.transverseMercator
     var size = Size(width: 1200, height: 800)
     var title: String?
@@ -62,13 +63,14 @@ struct MapCommand: Command {
             .values(
                 "--clubrooms", name: "CATALOG",
                 help: """
-                    Also mark the clubrooms (SkautIS XML, CSV or GeoJSON) within --radius of a
-                    track.
+                    Also mark the clubrooms (SkautIS XML, CSV, GeoJSON, or a postgresql://
+                    table) within --radius of a track.
                     """,
                 into: \.clubrooms),
             .value(
                 "--radius", name: "R", help: "For --clubrooms, with a unit: 5km (default).", parse: Units.length,
                 into: \.radius),
+            ClubroomSource.tableOption(into: \.table),
         ] + ClubroomFilterOptions.options(\.filter) + [
             .value(
                 "--projection", name: "P",
@@ -126,7 +128,7 @@ struct MapCommand: Command {
         // One corridor per line, for the waypoints and the clubrooms alike.
         let corridors = waypoints == nil && clubrooms.isEmpty ? [] : lines.map { TrackCorridor(segments: $0.segments) }
         let markers = try waypointMarkers(on: corridors, console: console)
-        let rooms = try clubroomMarkers(near: corridors)
+        let rooms = try clubroomMarkers(near: corridors, of: lines)
         let svg: String
         do {
             var map = TrackMap(width: size.width, height: size.height)
@@ -174,9 +176,15 @@ struct MapCommand: Command {
     }
 
     /// The clubrooms of --clubrooms within --radius of any of the tracks, in catalog order.
-    private func clubroomMarkers(near corridors: [TrackCorridor]) throws -> [TrackMap.Marker] {
+    private func clubroomMarkers(
+        near corridors: [TrackCorridor], of lines: [TrackMap.Line]
+    ) throws
+        -> [TrackMap.Marker]
+    {
         guard !clubrooms.isEmpty else { return [] }
-        let index = ClubroomIndex(try ClubroomCatalog.read(paths: clubrooms).filtered(by: filter).clubrooms)
+        let index = ClubroomIndex(
+            try ClubroomSource.clubrooms(
+                clubrooms, table: table, filter: filter, within: radius, ofLines: lines.flatMap(\.segments)))
         let near = Set(corridors.flatMap { index.clubrooms(within: radius, along: $0).map(\.clubroom) })
         return index.clubrooms.filter(near.contains).map { TrackMap.Marker(label: $0.name, coordinate: $0.coordinate) }
     }

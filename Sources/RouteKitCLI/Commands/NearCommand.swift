@@ -22,7 +22,8 @@ struct NearCommand: Command {
         sex category, so each meeting is listed once with its ages and sexes. Times are shown as 16:30–18:00
         (SkautIS sends PT16H30M), days by their Czech name, water scouts marked. Records without usable
         coordinates are left out with one warning that counts them. On a terminal, catalogs that take
-        over a second to read show their progress on standard error.
+        over a second to read show their progress on standard error. A postgresql:// URI with --table
+        searches a PostGIS table written by routekit load, with the same answers.
 
         Options:
         \(optionHelp)
@@ -36,7 +37,7 @@ struct NearCommand: Command {
           routekit near --skautis-request --at 49.1951,16.6068 --radius 20km -o request.xml
 
         Exit status: 0 done, 64 wrong usage, 65 bad data (or no usable clubroom), 66 an input cannot be
-        read, 73 the output cannot be written.
+        read (or the database reached), 73 the output cannot be written, 74 the database refused a query.
 
         """
     }
@@ -54,6 +55,7 @@ struct NearCommand: Command {
     var limit: Int?
     var format = Format.table
     var columns = CSVCatalogReader.Columns()
+    var table: String?
     var output: String?
     var quiet = false
     var exhaustive = false
@@ -118,6 +120,7 @@ struct NearCommand: Command {
                 "--lat-column", name: "NAME", help: "The CSV column with latitudes, when its name is unusual.",
                 into: \.columns.latitude),
             .value("--lon-column", name: "NAME", help: "The CSV column with longitudes.", into: \.columns.longitude),
+            ClubroomSource.tableOption(into: \.table),
             .flag(
                 "--skautis-request",
                 help: """
@@ -175,6 +178,10 @@ struct NearCommand: Command {
         guard !catalogs.isEmpty else {
             throw CLIError.usage("no catalog; give a SkautIS XML, CSV or GeoJSON file of clubrooms")
         }
+        if exhaustive && catalogs.contains(where: DatabaseURI.looksLikeURI) {
+            throw CLIError.usage(
+                "--exhaustive measures every clubroom of a file; a postgresql:// catalog has its index")
+        }
         if format == .svg && at == nil {
             throw CLIError.usage("--format svg draws the map around one position: use it with --at")
         }
@@ -224,42 +231,76 @@ struct NearCommand: Command {
         if skautISRequest { return try writeSkautISRequest(console: console) }
         let started = Clock.seconds()
         let positions = along == nil ? try queries() : []
-        var answers: [Answer] = []
-        var timing = ""
-        var searchStarted = 0.0
+        if let database = try ClubroomSource.table(catalogs, table: table) {
+            if let along {
+                return try runAlong(along, console: console) {
+                    try database.clubrooms(within: radius, along: $0, filter: filter)
+                }
+            }
+            let opened = Clock.seconds()
+            let answers = try positions.map {
+                Answer(
+                    query: $0,
+                    clubrooms: limited(try database.clubrooms(within: radius, of: $0.coordinate, filter: filter)))
+            }
+            if verbose {
+                note(
+                    answers, console: console, timing: "connected in \(Clock.milliseconds(opened - started)); ",
+                    since: opened)
+            }
+            return try write(answers, console: console)
+        }
         if along == nil, let table = try searchableTable(console: console) {
             // One CSV catalog, no filter: each clubroom is built only when a query finds it.
             let read = Clock.seconds()
             let search = CatalogTableSearch(table, queries: positions.count)
             let built = Clock.seconds()
-            searchStarted = built
-            answers = positions.map {
+            let answers = positions.map {
                 Answer(query: $0, clubrooms: limited(search.clubrooms(within: radius, of: $0.coordinate)))
             }
-            timing =
-                "read \(table.count) clubrooms in \(Clock.milliseconds(read - started)); "
-                + (positions.count > CatalogTableSearch.scanLimit
-                    ? "index built in \(Clock.milliseconds(built - read)); " : "no index (few positions: scanned); ")
-        } else {
-            let rooms = try readClubrooms(console: console)
-            if let along { return try runAlong(along, rooms: rooms, console: console) }
-            let read = Clock.seconds()
-            let index = exhaustive ? nil : ClubroomIndex(rooms)
-            let built = Clock.seconds()
-            searchStarted = built
-            answers = positions.map { answer($0, rooms: rooms, index: index) }
-            timing =
-                "read \(rooms.count) clubrooms in \(Clock.milliseconds(read - started)); "
-                + (exhaustive ? "no index (--exhaustive); " : "index built in \(Clock.milliseconds(built - read)); ")
+            if verbose {
+                note(
+                    answers, console: console,
+                    timing: "read \(table.count) clubrooms in \(Clock.milliseconds(read - started)); "
+                        + (positions.count > CatalogTableSearch.scanLimit
+                            ? "index built in \(Clock.milliseconds(built - read)); "
+                            : "no index (few positions: scanned); "),
+                    since: built)
+            }
+            return try write(answers, console: console)
         }
+        let rooms = try readClubrooms(console: console)
+        if let along {
+            return try runAlong(along, console: console) { ClubroomIndex(rooms).clubrooms(within: radius, along: $0) }
+        }
+        let read = Clock.seconds()
+        let index = exhaustive ? nil : ClubroomIndex(rooms)
+        let built = Clock.seconds()
+        let answers = positions.map { answer($0, rooms: rooms, index: index) }
         if verbose {
-            let searching = Clock.seconds() - searchStarted
-            let found = answers.reduce(0) { $0 + $1.clubrooms.count }
-            console.note(
-                "routekit: \(timing)\(positions.count) quer\(positions.count == 1 ? "y" : "ies") answered in "
-                    + "\(Clock.milliseconds(searching)) "
-                    + "(\(Clock.milliseconds(searching / Double(positions.count))) each, \(found) results)")
+            note(
+                answers, console: console,
+                timing: "read \(rooms.count) clubrooms in \(Clock.milliseconds(read - started)); "
+                    + (exhaustive
+                        ? "no index (--exhaustive); " : "index built in \(Clock.milliseconds(built - read)); "),
+                since: built)
         }
+        return try write(answers, console: console)
+    }
+
+    /// --verbose: how long the work took, ending with the queries answered since `start`.
+    private func note(_ answers: [Answer], console: Console, timing: String, since start: Double) {
+        let searched = Clock.seconds()
+        let found = answers.reduce(0) { $0 + $1.clubrooms.count }
+        let count = answers.count
+        console.note(
+            "routekit: " + timing + "\(count) quer\(count == 1 ? "y" : "ies") answered in "
+                + "\(Clock.milliseconds(searched - start)) "
+                + "(\(Clock.milliseconds((searched - start) / Double(max(1, count)))) each, \(found) results)")
+    }
+
+    /// Writes the answers in the chosen format.
+    private func write(_ answers: [Answer], console: Console) throws -> ExitCode {
         var buffer = ByteBuffer(capacity: 1 << 16)
         switch format {
         case .table: NearFormatter.table(answers, radius: radius, many: atFile != nil, into: &buffer)
@@ -286,7 +327,7 @@ struct NearCommand: Command {
             return nil
         }
         progress?.finish()
-        reportSkipped(table.summary, console: console)
+        Self.reportSkipped(table.summary, quiet: quiet, console: console)
         guard table.count > 0 else { throw CLIError.data("no usable clubroom in \(catalogs[0])") }
         return table
     }
@@ -298,7 +339,7 @@ struct NearCommand: Command {
         defer { progress?.finish() }
         let catalog = try ClubroomCatalog.read(paths: catalogs, columns: columns, progress: counter)
         progress?.finish()
-        reportSkipped(catalog, console: console)
+        Self.reportSkipped(catalog, quiet: quiet, console: console)
         guard !catalog.clubrooms.isEmpty else {
             throw CLIError.data("no usable clubroom in \(catalogs.joined(separator: ", "))")
         }
@@ -342,7 +383,9 @@ struct NearCommand: Command {
     }
 
     /// `--along`: the clubrooms near a track, in order along it.
-    private func runAlong(_ path: String, rooms: [Clubroom], console: Console) throws -> ExitCode {
+    private func runAlong(
+        _ path: String, console: Console, search: (Track) throws -> [ClubroomIndex.AlongTrack]
+    ) throws -> ExitCode {
         let (file, format) = try openTrackInputs([path])[0]
         let builder = GPXDocumentBuilder()
         try readInput(file, format: format, strict: false, quiet: quiet, console: console, handler: builder)
@@ -351,7 +394,7 @@ struct NearCommand: Command {
             throw CLIError.data("\(path): no track or route to search along")
         }
         let label = track.name ?? path
-        let found = limited(ClubroomIndex(rooms).clubrooms(within: radius, along: track))
+        let found = limited(try search(track))
         var buffer = ByteBuffer(capacity: 1 << 16)
         switch self.format {
         case .table: NearFormatter.alongTable(found, label: label, radius: radius, into: &buffer)
@@ -392,7 +435,9 @@ struct NearCommand: Command {
         ].compactMap { $0 }.joined(separator: ", ")
     }
 
-    func reportSkipped(_ catalog: ClubroomCatalog, console: Console) {
+    /// Warns of the records left out of `catalog` (unless `quiet`), with the first few and a hint at
+    /// swapped columns.
+    static func reportSkipped(_ catalog: ClubroomCatalog, quiet: Bool, console: Console) {
         guard !catalog.skipped.isEmpty, !quiet else { return }
         let first = catalog.skipped.prefix(3).map { "\($0.file):\($0.line): \($0.reason)" }.joined(separator: "; ")
         var message =

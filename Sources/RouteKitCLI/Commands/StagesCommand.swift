@@ -53,6 +53,7 @@ struct StagesCommand: Command {
     var radius = 5_000.0
     var filter = ClubroomFilter()
     var dem = DEMOptions()
+    var table: String?
     var quiet = false
 
     static var options: [Option<Self>] {
@@ -71,13 +72,14 @@ struct StagesCommand: Command {
             .values(
                 "--clubrooms", name: "CATALOG",
                 help: """
-                    Also list, per stage, the clubrooms near its track (SkautIS XML, CSV or
-                    GeoJSON), within --radius.
+                    Also list, per stage, the clubrooms near its track (SkautIS XML, CSV,
+                    GeoJSON, or a postgresql:// table), within --radius.
                     """,
                 into: \.clubrooms),
             .value(
                 "--radius", name: "R", help: "For --clubrooms, with a unit: 5km (default).", parse: Units.length,
                 into: \.radius),
+            ClubroomSource.tableOption(into: \.table),
         ] + ClubroomFilterOptions.options(\.filter) + DEMOptions.options(\.dem) + [
             .quiet(sets: \.quiet)
         ]
@@ -147,7 +149,9 @@ struct StagesCommand: Command {
     /// --clubrooms.
     private func clubroomsNear(_ stages: [StageBundle.Stage]) throws -> [[ClubroomIndex.AlongTrack]] {
         guard !clubrooms.isEmpty else { return Array(repeating: [], count: stages.count) }
-        let index = ClubroomIndex(try ClubroomCatalog.read(paths: clubrooms).filtered(by: filter).clubrooms)
+        let lines = stages.flatMap { $0.track.segments.map { $0.points.map(\.coordinate) } }
+        let index = ClubroomIndex(
+            try ClubroomSource.clubrooms(clubrooms, table: table, filter: filter, within: radius, ofLines: lines))
         return stages.map { index.clubrooms(within: radius, along: $0.profile.corridor()) }
     }
 

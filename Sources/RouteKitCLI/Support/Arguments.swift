@@ -66,4 +66,5 @@ public enum ExitCode: Int32, Sendable {
     case noInput = 66
     case software = 70
     case cannotCreate = 73
+    case ioError = 74
 }

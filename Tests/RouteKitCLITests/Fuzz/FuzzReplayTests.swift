@@ -99,6 +99,16 @@ import Testing
                 (Data("49.1951,16.6068\n60km\n50.0755,14.4378,Praha\n".utf8), [.success, .success]),
                 (Data("91,0\n20100km\n".utf8), [.usage, .usage]),
             ]
+        case .row:
+            let units = #"[{"name":"1. oddíl","registration_number":"621.03.01","water":true}]"#
+            let meetings = #"[{"weekday":2,"time_from":"PT16H30M","categories":[{"age_from":7,"sex":"female"}]}]"#
+            let head = "5021\t7\tKlubovna\t\\N\t\\N\tBrno\t\\N\t\\N\t\\N\t\\N"
+            return [
+                (Data("\(head)\t\(units)\t\(meetings)\t49.2\t16.6".utf8), [.success]),
+                (Data("5021\t7\tKlubovna".utf8), [.dataError]),
+                (Data("\(head)\t{}\t[]\t49.2\t16.6".utf8), [.dataError]),
+                (Data("\(head)\t[]\t[]\t91\t16.6".utf8), [.dataError]),
+            ]
         }
     }
 

@@ -27,6 +27,9 @@ enum FuzzTarget: String, CaseIterable {
     /// An elevation model (a raster GDAL reads, or anything else) through `--dem`, as a file and as the one tile
     /// of a folder, for a track with points all over the Earth: `stats` and `convert`, replacing and filling.
     case dem
+    /// A row of a clubroom table as PostGIS gives it to a search: the bytes are the row's 14 values
+    /// separated by tabs (`\\N` for NULL), decoded as ``ClubroomRow`` decodes what a query returns.
+    case row
 
     /// Runs one input; returns each command line with its exit code.
     func run(_ bytes: UnsafeRawBufferPointer) -> [(arguments: [String], code: ExitCode)] {
@@ -83,6 +86,21 @@ enum FuzzTarget: String, CaseIterable {
                 ["near", "--at", at, "--radius", radius, catalog],
                 ["near", "--at-file", positions, "--radius", radius, "--format", "csv", catalog],
             ]
+        case .row:
+            let fields = bytes.split(separator: 0x09, omittingEmptySubsequences: false).map { field -> String? in
+                let text = String(decoding: field, as: UTF8.self)
+                return text == "\\N" ? nil : text
+            }
+            let code: ExitCode
+            do {
+                _ = try ClubroomRow.decode(fields, table: "fuzz")
+                code = .success
+            } catch is DatabaseError {
+                code = .dataError  // a row that is no clubroom: what `near` reports with exit 65
+            } catch {
+                code = .software
+            }
+            return [(["(a row of a clubroom table)"], code)]
         }
         let results = commands.map { ($0, RouteKitCLI.run($0, console: FuzzInput.console)) }
         if self == .catalog {

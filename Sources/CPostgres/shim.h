@@ -1,0 +1,2 @@
+// libpq, PostgreSQL's C client: connections, parameterised queries and COPY, for PostGIS tables.
+#include <libpq-fe.h>
