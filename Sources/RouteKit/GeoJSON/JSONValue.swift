@@ -94,3 +94,42 @@ extension JSONValue {
         return value
     }
 }
+
+extension JSONValue {
+    /// Appends the value as JSON text: numbers in their shortest form (rounded to `precision` decimals when
+    /// given), NaN and infinities as `null` (as JavaScript's `JSON.stringify` writes them), members in order.
+    package func append(to buffer: inout ByteBuffer, precision: Int? = nil) {
+        func number(_ n: Double) {
+            if n.isFinite { DecimalText.append(n, precision: precision, to: &buffer) } else { buffer.append("null") }
+        }
+        switch self {
+        case .null: buffer.append("null")
+        case .bool(let b): buffer.append(b ? "true" : "false")
+        case .number(let n): number(n)
+        case .string(let s): JSONText.appendString(s, to: &buffer)
+        case .numbers(let values):
+            buffer.append(0x5B)
+            for (i, n) in values.enumerated() {
+                if i > 0 { buffer.append(0x2C) }
+                number(n)
+            }
+            buffer.append(0x5D)
+        case .array(let values):
+            buffer.append(0x5B)
+            for (i, v) in values.enumerated() {
+                if i > 0 { buffer.append(0x2C) }
+                v.append(to: &buffer, precision: precision)
+            }
+            buffer.append(0x5D)
+        case .object(let members):
+            buffer.append(0x7B)
+            for (i, (key, v)) in members.enumerated() {
+                if i > 0 { buffer.append(0x2C) }
+                JSONText.appendString(key, to: &buffer)
+                buffer.append(0x3A)
+                v.append(to: &buffer, precision: precision)
+            }
+            buffer.append(0x7D)
+        }
+    }
+}

@@ -1,0 +1,285 @@
+/// Reads KML 2.2 (Google Earth, My Maps, GIS exports; with Google's `gx:` extensions) in one streaming pass
+/// and hands it on as GeoJSON features in the shape of togeojson's `kml()`, or as GPX content.
+///
+/// What it reads: Placemarks with Point, LineString, LinearRing, Polygon, MultiGeometry (a
+/// GeometryCollection), `gx:Track` and `gx:MultiTrack` (with their `when` times as
+/// `coordinateProperties.times`); GroundOverlays (a Polygon from `LatLonBox`, rotated, or `gx:LatLonQuad`) and
+/// NetworkLinks (the Region's box), which togeojson writes after all the Placemarks; ExtendedData (`Data`, and
+/// `SimpleData` typed by the file's `SimpleField`s); styles (inline, shared through `styleUrl`, StyleMaps,
+/// `gx:CascadingStyle`) as simplestyle properties; TimeSpan and TimeStamp; CDATA descriptions as
+/// `{"@type": "html", "value": …}`. Values are kept as written (names are not trimmed), as togeojson does.
+///
+/// Memory holds one Placemark at a time, plus the file's styles and schemas. A style may be defined after
+/// the Placemark that uses it: such a Placemark (and those after it, to keep the order) waits until the
+/// style turns up, the end of the file, or 4,096 waiting Placemarks, whichever comes first.
+///
+/// As GPX content (``read(_:handler:)``): lines (and the lines of a MultiGeometry or MultiTrack) are tracks,
+/// with `gx:Track` times in their points; Points are waypoints with their name, description and timestamp;
+/// polygons and features without geometry have no GPX form and are left out with a warning.
+public struct KMLReader: FeatureFileReader {
+    /// When true, what would be a warning is an error (``XMLFormatError/invalidValue(line:column:reason:)``).
+    public var strict: Bool
+    /// Called for each feature or value left out.
+    public var onWarning: (ReadWarning) -> Void
+
+    /// A reader; `onWarning` receives each feature or value left out.
+    public init(strict: Bool = false, onWarning: @escaping (ReadWarning) -> Void = { _ in }) {
+        self.strict = strict
+        self.onWarning = onWarning
+    }
+
+    /// Reads `input` to its end, handing its lines and points to `handler`.
+    ///
+    /// - Throws: ``XMLFormatError`` for a file that is not KML (or, with ``strict``, has something GPX cannot
+    ///   hold), ``IOError`` when reading fails, and whatever `handler` throws.
+    public func read(_ input: InputFile, handler: GPXHandler) throws {
+        try readFeatures(input, into: handler)
+    }
+
+    /// Reads `input` to its end, calling `body` with each feature (a GeoJSON Feature in togeojson's shape)
+    /// and the line and column where it starts, in togeojson's order.
+    ///
+    /// - Throws: ``XMLFormatError`` for a file that is not KML, ``IOError`` when reading fails, and whatever
+    ///   `body` throws.
+    package func features(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws {
+        try KMLStateMachine(body: body).read(input)
+    }
+}
+
+/// The element-by-element logic of ``KMLReader``: outside features it only looks for them (and for styles
+/// and schemas); inside one it builds a ``KMLElement`` tree, reading coordinates as they stream by.
+final class KMLStateMachine: XMLFormatMachine {
+    /// Elements read whole, as trees, when they are not inside one another.
+    private static let captured: Set<String> = [
+        "Placemark", "GroundOverlay", "NetworkLink", "Style", "StyleMap", "CascadingStyle", "Schema",
+    ]
+    /// Elements whose content no feature uses and which can be large (per-point sensor arrays).
+    private static let skipped: Set<String> = ["SimpleArrayData"]
+    /// Placemarks that may wait for a style defined later in the file.
+    private static let maximumWaiting = 4096
+
+    private let body: (JSONValue, Int, Int) throws -> Void
+    private var sawRoot = false
+    /// Names of the open elements outside a captured tree (for messages).
+    private var outerNames: [String] = []
+    /// Elements deeper than this inside a feature are passed over: no KML writer nests so deep, and the tree
+    /// stays shallow enough to walk.
+    static let maximumDepth = 256
+    /// The most elements one feature may have (gx:Track points and coordinates are not elements).
+    static let maximumElements = 500_000
+    private var depth = 0
+    private var elementCount = 0
+
+    // The tree being built, and where.
+    private var root: KMLElement?
+    private var current: KMLElement?
+    private var rootLine = 0
+    private var rootColumn = 0
+    /// Depth inside an element whose content is skipped.
+    private var skipDepth = 0
+    private var scanner = KMLCoordinateScanner()
+    /// The text of a `gx:coord` or `when` inside a `gx:Track`, read into the track rather than kept as elements.
+    private var trackLeaf: (track: KMLElement, isCoord: Bool, text: [UInt8])?
+
+    private let styles = KMLStyles()
+    private var waiting: [(KMLElement, Int, Int)] = []
+    /// Ground overlays and network links, written after all the Placemarks as togeojson does.
+    private var overlays: [(JSONValue, Int, Int)] = []
+    private var links: [(JSONValue, Int, Int)] = []
+
+    init(body: @escaping (JSONValue, Int, Int) throws -> Void) {
+        self.body = body
+    }
+
+    override func finish() throws {
+        if let failure { throw failure }
+        if let error = XMLFormatError.from(parser, openElement: current?.name ?? outerNames.last, root: "kml") {
+            throw error
+        }
+        if !sawRoot {
+            throw XMLFormatError.malformed(line: parser.line, column: parser.column, reason: "no root element")
+        }
+        try flushWaiting(all: true)
+        for (feature, line, column) in overlays + links { try body(feature, line, column) }
+    }
+
+    // MARK: Events
+
+    override func startElement(
+        localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?, attributes: XMLAttributes
+    ) {
+        if skipDepth > 0 {
+            skipDepth += 1
+            return
+        }
+        let name = XMLName.string(localName)
+        guard sawRoot else {
+            guard name == "kml" else {
+                fail(
+                    XMLFormatError.wrongRoot(
+                        line: parser.line, column: parser.column, format: "KML", expected: "kml", root: name))
+                return
+            }
+            sawRoot = true
+            outerNames.append(name)
+            return
+        }
+        guard let parent = current else {
+            if Self.captured.contains(name) {
+                let element = KMLElement(name: name, attributes: attributes.byLocalName(), parent: nil)
+                root = element
+                current = element
+                rootLine = parser.line
+                rootColumn = parser.column
+                depth = 1
+                elementCount = 1
+            } else {
+                outerNames.append(name)
+            }
+            return
+        }
+        if Self.skipped.contains(name) || depth >= Self.maximumDepth {
+            skipDepth = 1
+            return
+        }
+        if parent.name == "Track" && (name == "coord" || name == "when") {
+            trackLeaf = (parent, name == "coord", [])
+            skipDepth = 1
+            return
+        }
+        elementCount += 1
+        guard elementCount <= Self.maximumElements else {
+            fail(
+                XMLFormatError.featureTooLarge(
+                    line: parser.line, column: parser.column,
+                    what: "a <\(root?.name ?? name)> of more than \(Self.maximumElements) elements"))
+            return
+        }
+        let element = KMLElement(name: name, attributes: attributes.byLocalName(), parent: parent)
+        if name == "coordinates" { element.positions = KMLPositions() }
+        depth += 1
+        parent.content.append(.element(element))
+        current = element
+    }
+
+    override func endElement() {
+        if skipDepth > 0 {
+            skipDepth -= 1
+            if skipDepth == 0, let leaf = trackLeaf {
+                trackLeaf = nil
+                endTrackLeaf(leaf)
+            }
+            return
+        }
+        guard let element = current else {
+            outerNames.removeLast()
+            return
+        }
+        depth -= 1
+        if element.positions != nil && element.name == "coordinates" {
+            scanner.finish(into: &element.positions!)
+        }
+        current = element.parent
+        guard current == nil else { return }
+        root = nil
+        do {
+            try finishCaptured(element)
+        } catch {
+            fail(error)
+        }
+    }
+
+    override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if skipDepth > 0 {
+            if skipDepth == 1, trackLeaf != nil, trackLeaf!.text.count + bytes.count <= 4096 {
+                trackLeaf!.text.append(contentsOf: bytes)
+            }
+            return
+        }
+        guard let element = current else { return }
+        if element.positions != nil {
+            scanner.scan(bytes, into: &element.positions!)
+            return
+        }
+        if case .text(var text)? = element.content.last {
+            element.content.removeLast()
+            text.append(contentsOf: bytes)
+            element.content.append(.text(text))
+        } else {
+            element.content.append(.text(Array(bytes)))
+        }
+    }
+
+    override func cdata(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // An empty section (`<![CDATA[]]>`) is no section: the DOM togeojson reads has no node for it.
+        guard !bytes.isEmpty else { return }
+        guard skipDepth == 0, let element = current, element.positions == nil else {
+            characters(bytes)
+            return
+        }
+        // libxml2's push parser hands a long CDATA section over in pieces: they make one section.
+        if case .cdata(var text)? = element.content.last {
+            element.content.removeLast()
+            text.append(contentsOf: bytes)
+            element.content.append(.cdata(text))
+        } else {
+            element.content.append(.cdata(Array(bytes)))
+        }
+    }
+
+    /// A `gx:coord` ("lon lat alt", split at each single space as togeojson does) or a `when`.
+    private func endTrackLeaf(_ leaf: (track: KMLElement, isCoord: Bool, text: [UInt8])) {
+        if leaf.isCoord {
+            var positions = leaf.track.positions ?? KMLPositions()
+            let numbers = leaf.text.split(separator: 0x20, omittingEmptySubsequences: false).prefix(255).map {
+                JavaScriptNumber.parseFloat($0)
+            }
+            positions.values.append(contentsOf: numbers)
+            positions.counts.append(UInt8(numbers.count))
+            leaf.track.positions = positions
+        } else {
+            leaf.track.times.append(String(decoding: leaf.text, as: UTF8.self))
+        }
+    }
+
+    // MARK: Features
+
+    private func finishCaptured(_ element: KMLElement) throws {
+        switch element.name {
+        case "Style", "StyleMap", "CascadingStyle", "Schema":
+            styles.register(element)
+            if !waiting.isEmpty { try flushWaiting(all: false) }
+        case "Placemark":
+            styles.registerInline(element)
+            if waiting.isEmpty && styles.canResolve(element) {
+                try body(KMLFeature.placemark(element, styles: styles), rootLine, rootColumn)
+            } else {
+                waiting.append((element, rootLine, rootColumn))
+                if waiting.count > Self.maximumWaiting { try flushWaiting(all: true) }
+            }
+        case "GroundOverlay":
+            overlays.append((KMLFeature.groundOverlay(element, styles: styles), rootLine, rootColumn))
+        case "NetworkLink":
+            links.append((KMLFeature.networkLink(element, styles: styles), rootLine, rootColumn))
+        default: break
+        }
+    }
+
+    /// Writes the waiting Placemarks that can now be written (all of them when `all`), in order.
+    private func flushWaiting(all: Bool) throws {
+        while let (element, line, column) = waiting.first, all || styles.canResolve(element) {
+            waiting.removeFirst()
+            try body(KMLFeature.placemark(element, styles: styles), line, column)
+        }
+    }
+}
+
+extension XMLAttributes {
+    /// Every attribute as (local name, value), whatever its namespace.
+    func byLocalName() -> [(String, String)] {
+        (0..<count).compactMap { i in
+            guard let (local, value) = self[i] else { return nil }
+            return (local, value)
+        }
+    }
+}
