@@ -569,13 +569,41 @@ import Testing
         }
     }
 
-    @Test func aPlacemarkOfHalfAMillionElementsIsRefused() throws {
+    @Test func aPlacemarkTooLargeToHoldIsRefused() throws {
         let data = String(repeating: "<Data name=\"a\"><value>1</value></Data>", count: 250_001)
         let run = try HostileInputTests.run(
             Self.kml("<Placemark><ExtendedData>" + data + "</ExtendedData></Placemark>"), name: "big.kml",
             ["convert", "{}"])
         #expect(run.status == 65)
         #expect(run.standardError.contains("refused: a <Placemark> of more than 500000 elements"))
+        let text = String(repeating: "A", count: 65 << 20)
+        let long = try HostileInputTests.run(
+            Self.kml("<Placemark><description>" + text + "</description></Placemark>"), name: "long.kml",
+            ["convert", "{}"])
+        #expect(long.status == 65)
+        #expect(long.standardError.contains("refused: a <Placemark> of more than 64 MiB of text"))
+    }
+
+    /// A track of 100,000 points as one gx:Track, and as one TCX lap: read in time that grows with the
+    /// points, not with their square (each point once copied a growing array).
+    @Test func longTracksAreReadInLinearTime() throws {
+        let n = 100_000
+        var kml = "<Placemark><gx:Track>"
+        kml += (0..<n).map { "<when>2026-06-01T06:00:\(String(format: "%02d", $0 % 60))Z</when>" }.joined()
+        kml += (0..<n).map { "<gx:coord>\(14 + Double($0) * 1e-6) 46 \($0 % 1000)</gx:coord>" }.joined()
+        kml += "</gx:Track></Placemark>"
+        var tcx = "<Activities><Activity><Lap><Track>"
+        tcx += (0..<n).map {
+            "<Trackpoint><Position><LatitudeDegrees>46</LatitudeDegrees><LongitudeDegrees>\(14 + Double($0) * 1e-6)"
+                + "</LongitudeDegrees></Position><Cadence>80</Cadence></Trackpoint>"
+        }.joined()
+        tcx += "</Track></Lap></Activity></Activities>"
+        for (input, name) in [(Self.kml(kml), "long.kml"), (Self.tcx(tcx), "long.tcx")] {
+            let start = Date()
+            let run = try HostileInputTests.run(input, name: name, ["stats", "--format", "csv", "{}"], output: "s.csv")
+            #expect(run.status == 0, "\(run.standardError)")
+            #expect(Date().timeIntervalSince(start) < 60, "\(name)")
+        }
     }
 
     static let smallKML = """

@@ -9,9 +9,9 @@ public enum InputFormat: String, Sendable, CaseIterable {
 
     /// The format of `input`, judged from its first character (after a byte-order mark and white space), in
     /// UTF-8 or UTF-16: `{`, `[` or a record separator is GeoJSON; `<` is XML, told apart by the name of its
-    /// root element (`kml`, `TrainingCenterDatabase`; anything else is taken for GPX, whose reader names the
-    /// root it found). Nil for anything else. (UTF-16 GeoJSON is recognised only to be refused with a clear
-    /// message: JSON must be UTF-8.)
+    /// root element (`kml`, `TrainingCenterDatabase`, or another root in KML's namespace, as a bare `Document`;
+    /// anything else is taken for GPX, whose reader names the root it found). Nil for anything else. (UTF-16
+    /// GeoJSON is recognised only to be refused with a clear message: JSON must be UTF-8.)
     public static func detect(_ input: InputFile) throws -> InputFormat? {
         var head = try input.peek(512)
         var i = 0
@@ -42,7 +42,12 @@ public enum InputFormat: String, Sendable, CaseIterable {
             switch root {
             case "kml": return .kml
             case "TrainingCenterDatabase": return .tcx
-            default: return .gpx
+            case "gpx": return .gpx
+            default:
+                // KML without its `kml` root (a bare Document): its namespace still says what it is.
+                let text = String(decoding: head[i...].filter { !wide || $0 != 0 }, as: UTF8.self)
+                let isKML = ["opengis.net/kml", "earth.google.com/kml"].contains { text.contains($0) }
+                return isKML ? .kml : .gpx
             }
         case 0x7B, 0x5B, 0x1E: return .geojson
         default: return nil

@@ -100,6 +100,12 @@ struct KMLPositions {
 
     var isEmpty: Bool { counts.isEmpty }
 
+    /// The positions as one JSON array, held flat.
+    var array: JSONValue { .positions(values: values, counts: counts) }
+
+    /// The first position as a JSON array of numbers.
+    var first: JSONValue? { counts.first.map { .numbers(Array(values[0..<Int($0)])) } }
+
     /// Each position as a JSON array of numbers.
     func json() -> [JSONValue] {
         var result: [JSONValue] = []

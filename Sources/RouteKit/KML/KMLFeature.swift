@@ -349,8 +349,9 @@ enum KMLFeature {
                 }
                 if numbers.count >= 2 { geometries.append(point(.numbers(Array(numbers.prefix(3))))) }
             case "LineString", "LinearRing":
-                let positions = child.first("coordinates")?.positions?.json() ?? []
-                if positions.count >= 2 { geometries.append(line(positions)) }
+                if let positions = child.first("coordinates")?.positions, positions.counts.count >= 2 {
+                    geometries.append(line(positions.array))
+                }
             case "Polygon":
                 var rings: [JSONValue] = []
                 for ring in child.descendants("LinearRing") {
@@ -359,10 +360,10 @@ enum KMLFeature {
                 }
                 if !rings.isEmpty { geometries.append(polygon(rings)) }
             case "Track":
-                guard let positions = child.positions?.json(), !positions.isEmpty else { break }
+                guard let positions = child.positions, let first = positions.first else { break }
                 // As togeojson 7.1.2: a track of two positions is a Point (of the first); its next release makes it
                 // a line. The KML writer never writes one.
-                geometries.append(positions.count > 2 ? line(positions) : point(positions[0]))
+                geometries.append(positions.counts.count > 2 ? line(positions.array) : point(first))
                 if !child.times.isEmpty { times.append(.array(child.times.map(JSONValue.string))) }
             default: break
             }
@@ -380,8 +381,8 @@ enum KMLFeature {
         .object([("type", .string("Point")), ("coordinates", position)])
     }
 
-    private static func line(_ positions: [JSONValue]) -> JSONValue {
-        .object([("type", .string("LineString")), ("coordinates", .array(positions))])
+    private static func line(_ positions: JSONValue) -> JSONValue {
+        .object([("type", .string("LineString")), ("coordinates", positions)])
     }
 
     private static func polygon(_ rings: [JSONValue]) -> JSONValue {

@@ -67,8 +67,11 @@ final class KMLStateMachine: XMLFormatMachine {
     static let maximumDepth = 256
     /// The most elements one feature may have (gx:Track points and coordinates are not elements).
     static let maximumElements = 500_000
+    /// The most text one feature may hold (coordinates are not kept as text).
+    static let maximumTextBytes = 64 << 20
     private var depth = 0
     private var elementCount = 0
+    private var textBytes = 0
 
     // The tree being built, and where.
     private var root: KMLElement?
@@ -79,7 +82,9 @@ final class KMLStateMachine: XMLFormatMachine {
     private var skipDepth = 0
     private var scanner = KMLCoordinateScanner()
     /// The text of a `gx:coord` or `when` inside a `gx:Track`, read into the track rather than kept as elements.
-    private var trackLeaf: (track: KMLElement, isCoord: Bool, text: [UInt8])?
+    private var trackLeaf: (track: KMLElement, isCoord: Bool)?
+    /// The text of the `gx:coord` or `when` being read (reused: a track has one of each per point).
+    private var leafText: [UInt8] = []
 
     private let styles = KMLStyles()
     private var waiting: [(KMLElement, Int, Int)] = []
@@ -112,15 +117,33 @@ final class KMLStateMachine: XMLFormatMachine {
             skipDepth += 1
             return
         }
+        // A track's points first, without making strings: a track has two elements per point.
+        if let parent = current, parent.name == "Track" {
+            let isCoord = XMLName.equals(localName, "coord")
+            if isCoord || XMLName.equals(localName, "when") {
+                trackLeaf = (parent, isCoord)
+                leafText.removeAll(keepingCapacity: true)
+                skipDepth = 1
+                return
+            }
+        }
         let name = XMLName.string(localName)
         guard sawRoot else {
-            guard name == "kml" else {
+            // The root is `kml`; some writers leave it out and start with a Document (or Folder, Placemark) in
+            // KML's namespace.
+            let uri = namespaceURI.map { String(cString: $0) } ?? ""
+            guard name == "kml" || uri.contains("opengis.net/kml") || uri.contains("earth.google.com/kml") else {
                 fail(
                     XMLFormatError.wrongRoot(
                         line: parser.line, column: parser.column, format: "KML", expected: "kml", root: name))
                 return
             }
             sawRoot = true
+            guard name == "kml" else {
+                outerNames.append("kml")
+                startElement(localName: localName, namespaceURI: namespaceURI, attributes: attributes)
+                return
+            }
             outerNames.append(name)
             return
         }
@@ -133,17 +156,13 @@ final class KMLStateMachine: XMLFormatMachine {
                 rootColumn = parser.column
                 depth = 1
                 elementCount = 1
+                textBytes = 0
             } else {
                 outerNames.append(name)
             }
             return
         }
         if Self.skipped.contains(name) || depth >= Self.maximumDepth {
-            skipDepth = 1
-            return
-        }
-        if parent.name == "Track" && (name == "coord" || name == "when") {
-            trackLeaf = (parent, name == "coord", [])
             skipDepth = 1
             return
         }
@@ -191,8 +210,8 @@ final class KMLStateMachine: XMLFormatMachine {
 
     override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         if skipDepth > 0 {
-            if skipDepth == 1, trackLeaf != nil, trackLeaf!.text.count + bytes.count <= 4096 {
-                trackLeaf!.text.append(contentsOf: bytes)
+            if skipDepth == 1, trackLeaf != nil, leafText.count + bytes.count <= 4096 {
+                leafText.append(contentsOf: bytes)
             }
             return
         }
@@ -201,8 +220,9 @@ final class KMLStateMachine: XMLFormatMachine {
             scanner.scan(bytes, into: &element.positions!)
             return
         }
-        if case .text(var text)? = element.content.last {
-            element.content.removeLast()
+        guard countText(bytes.count) else { return }
+        // Taken out of the array before it grows, so that it grows in place.
+        if case .text? = element.content.last, case .text(var text) = element.content.removeLast() {
             text.append(contentsOf: bytes)
             element.content.append(.text(text))
         } else {
@@ -218,8 +238,8 @@ final class KMLStateMachine: XMLFormatMachine {
             return
         }
         // libxml2's push parser hands a long CDATA section over in pieces: they make one section.
-        if case .cdata(var text)? = element.content.last {
-            element.content.removeLast()
+        guard countText(bytes.count) else { return }
+        if case .cdata? = element.content.last, case .cdata(var text) = element.content.removeLast() {
             text.append(contentsOf: bytes)
             element.content.append(.cdata(text))
         } else {
@@ -227,19 +247,41 @@ final class KMLStateMachine: XMLFormatMachine {
         }
     }
 
+    /// Counts text kept for the feature being read; false (and the reading stopped) beyond the limit.
+    private func countText(_ count: Int) -> Bool {
+        textBytes += count
+        guard textBytes > Self.maximumTextBytes else { return true }
+        fail(
+            XMLFormatError.featureTooLarge(
+                line: parser.line, column: parser.column,
+                what: "a <\(root?.name ?? "Placemark")> of more than \(Self.maximumTextBytes >> 20) MiB of text"))
+        return false
+    }
+
     /// A `gx:coord` ("lon lat alt", split at each single space as togeojson does) or a `when`.
-    private func endTrackLeaf(_ leaf: (track: KMLElement, isCoord: Bool, text: [UInt8])) {
-        if leaf.isCoord {
-            var positions = leaf.track.positions ?? KMLPositions()
-            let numbers = leaf.text.split(separator: 0x20, omittingEmptySubsequences: false).prefix(255).map {
-                JavaScriptNumber.parseFloat($0)
-            }
-            positions.values.append(contentsOf: numbers)
-            positions.counts.append(UInt8(numbers.count))
-            leaf.track.positions = positions
-        } else {
-            leaf.track.times.append(String(decoding: leaf.text, as: UTF8.self))
+    private func endTrackLeaf(_ leaf: (track: KMLElement, isCoord: Bool)) {
+        guard leaf.isCoord else {
+            leaf.track.times.append(String(decoding: leafText, as: UTF8.self))
+            return
         }
+        // Taken out of the track before it grows, so that it grows in place.
+        var positions = leaf.track.positions ?? KMLPositions()
+        leaf.track.positions = nil
+        var count = 0
+        leafText.withUnsafeBufferPointer { text in
+            var start = 0
+            while start <= text.count && count < 255 {
+                var end = start
+                while end < text.count && text[end] != 0x20 { end += 1 }
+                let part = UnsafeBufferPointer(rebasing: text[start..<end])
+                // The fast path first: almost every number in a KML file is a plain decimal.
+                positions.values.append(DecimalText.parse(part) ?? JavaScriptNumber.parseFloat(part))
+                count += 1
+                start = end + 1
+            }
+        }
+        positions.counts.append(UInt8(count))
+        leaf.track.positions = positions
     }
 
     // MARK: Features

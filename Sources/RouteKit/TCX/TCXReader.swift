@@ -203,16 +203,16 @@ final class TCXStateMachine: XMLFormatMachine {
     }
 
     private func add(_ p: Point) {
+        // Taken out while it grows, so that its arrays grow in place.
         guard var s = segment else { return }
+        segment = nil
         let index = s.trackpoints - 1
         if let lon = p.number("LongitudeDegrees"), let lat = p.number("LatitudeDegrees") {
             // togeojson's per-Trackpoint columns have a value only where the Trackpoint has a position.
             for (element, key) in Self.pointFields {
                 guard let value = p.number(element) else { continue }
-                var column = s.columns[key] ?? []
-                while column.count < index { column.append(.null) }
-                column.append(.number(value))
-                s.columns[key] = column
+                while s.columns[key, default: []].count < index { s.columns[key, default: []].append(.null) }
+                s.columns[key, default: []].append(.number(value))
             }
             var position = [lon, lat]
             if let altitude = p.number("AltitudeMeters") { position.append(altitude) }

@@ -26,6 +26,8 @@ import Testing
         ("<!DOCTYPE kml [<!ENTITY a \"<gpx>\">]><kml>", .kml),
         ("<?xml version=\"1.0\"?><TrainingCenterDatabase>", .tcx),
         ("<?xml version=\"1.0\"?><gpx", .gpx), ("<", .gpx), ("<svg/>", .gpx),
+        ("<Document xmlns=\"http://earth.google.com/kml/2.1\">", .kml),
+        ("<gpx xmlns:k=\"http://www.opengis.net/kml/2.2\">", .gpx),
     ])
     func tellsXMLFormatsByTheirRootElement(text: String, format: InputFormat) throws {
         #expect(try InputFormat.detect(InputFile(name: "x", bytes: Array(text.utf8))) == format)

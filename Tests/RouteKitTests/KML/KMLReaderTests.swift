@@ -101,6 +101,15 @@ func expectGolden(_ text: String, _ name: String) throws {
         #expect(points.map(\.elevation) == [3, nil, nil])
     }
 
+    @Test func readsADocumentWithoutItsKMLRoot() throws {
+        let bytes = Array(
+            ("<Document xmlns=\"http://www.opengis.net/kml/2.2\"><Placemark><name>p</name>"
+                + "<Point><coordinates>14,46</coordinates></Point></Placemark></Document>").utf8)
+        let builder = GPXDocumentBuilder()
+        try KMLReader().read(InputFile(name: "x", bytes: bytes), handler: builder)
+        #expect(builder.document.waypoints.map(\.name) == ["p"])
+    }
+
     @Test func refusesWhatIsNotKML() throws {
         let reader = KMLReader()
         #expect(throws: XMLFormatError.wrongRoot(line: 1, column: 5, format: "KML", expected: "kml", root: "gpx")) {
