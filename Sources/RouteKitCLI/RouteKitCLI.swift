@@ -110,8 +110,8 @@ public enum RouteKitCLI {
             console.error("\(error); name it with --lat-column/--lon-column")
             return .dataError
         }
-        if error is CatalogError || error is GeoJSONError || error is GPXError || error is ArchiveError
-            || error is StageBundleError || error is TrackLoadError
+        if error is CatalogError || error is GeoJSONError || error is GPXError || error is XMLFormatError
+            || error is ArchiveError || error is StageBundleError || error is TrackLoadError
         {
             console.error("\(error)")
             return .dataError

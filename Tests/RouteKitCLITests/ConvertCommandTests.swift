@@ -73,7 +73,12 @@ import Testing
 
     @Test(arguments: [
         (["convert"], "no input file"),
-        (["convert", "a.gpx", "--to", "kml"], "--to must be one of geojson, geojsonseq, ndjson, gpx, not 'kml'"),
+        (["convert", "a.gpx", "--to", "kmz"], "--to must be one of geojson, geojsonseq, ndjson, gpx, kml, not 'kmz'"),
+        (
+            ["convert", "a.gpx", "-o", "out.txt"],
+            "-o out.txt: RouteKit does not write '.txt' files; it writes .gpx, .kml, .geojsons"
+        ),
+        (["convert", "a.gpx", "-o", "out.TXT"], "(choose one, or name the format with --to geojson|geojsonseq|ndjson"),
         (["convert", "a.gpx", "--precision", "20"], "--precision must be a whole number of decimals from 0 to 15"),
         (["convert", "a.gpx", "--only", "tracks,points"], "--only takes tracks, routes and waypoints"),
         (["convert", "a.gpx", "--frobnicate"], "unknown option '--frobnicate'"),
@@ -178,5 +183,83 @@ import Testing
         #expect(process.terminationStatus == 128 + signal)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.geojson"])
         #expect(try String(contentsOf: out, encoding: .utf8) == "old")
+    }
+}
+
+/// KML and TCX, read everywhere a track is read, and KML written.
+@Suite struct KMLAndTCXTests {
+    @Test(arguments: ["places.kml", "ride.tcx"])
+    func convertsToGeoJSONInTogeojsonsShape(name: String) throws {
+        let run = try CLI.run(["convert", CLI.fixture(name)])
+        #expect(run.status == 0)
+        #expect(run.standardError.isEmpty)
+        // The same text the library's golden test holds.
+        #expect(run.standardOutput == (try String(contentsOfFile: CLI.fixture(name + ".geojson"), encoding: .utf8)))
+    }
+
+    @Test func onlyKeepsTheKindsAsked() throws {
+        let run = try CLI.run(["convert", "--only", "waypoints", "--to", "ndjson", CLI.fixture("places.kml")])
+        #expect(run.status == 0)
+        let lines = run.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.contains("\"type\":\"Point\"") })
+    }
+
+    @Test func tcxToGPXKeepsTheSensorValues() throws {
+        let run = try CLI.run(["convert", "--to", "gpx", CLI.fixture("ride.tcx")])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("<name>Vršič</name>"))
+        #expect(
+            run.standardOutput.contains(
+                "<gpxtpx:hr>120</gpxtpx:hr><gpxtpx:cad>80</gpxtpx:cad><gpxtpx:speed>8.5</gpxtpx:speed>"))
+        #expect(run.standardOutput.contains("<pwr:PowerInWatts>230</pwr:PowerInWatts>"))
+    }
+
+    @Test func kmlToGPXSaysWhatItLeavesOut() throws {
+        let run = try CLI.run(["convert", "-o", "-", "--to", "gpx", CLI.fixture("places.kml")])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("<trk>\n    <name>Morning ride</name>"))
+        #expect(run.standardError.contains("places.kml:52:13: feature 4 is a Polygon, which GPX cannot hold; left out"))
+        let strict = try CLI.run(["convert", "--strict", "--to", "gpx", CLI.fixture("places.kml")])
+        #expect(strict.status == 65)
+        #expect(strict.standardOutput.isEmpty)
+    }
+
+    @Test func writesKMLByNameOrByTo() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("ride.KML").path
+        let run = try CLI.run(["convert", CLI.fixture("ride.tcx"), "-o", out])
+        #expect(run.status == 0)
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml "))
+        #expect(text.contains("<Placemark><name>Vršič</name><styleUrl>#track</styleUrl><LineString>"))
+        // What RouteKit wrote, it reads: KML to GeoJSON.
+        let back = try CLI.run(["convert", out])
+        #expect(back.status == 0)
+        #expect(back.standardOutput.contains("\"name\":\"Vršič\""))
+        let piped = try CLI.run(["convert", "--to", "kml", CLI.fixture("garmin-tpe.gpx")])
+        #expect(piped.status == 0)
+        #expect(piped.standardOutput.contains("</Placemark>\n</Document>\n</kml>\n"))
+    }
+
+    @Test func everyCommandThatReadsATrackReadsKMLAndTCX() throws {
+        for file in [CLI.fixture("places.kml"), CLI.fixture("ride.tcx")] {
+            let stats = try CLI.run(["stats", "--format", "csv", file])
+            #expect(stats.status == 0, "\(stats.standardError)")
+            for arguments in [["profile", file], ["map", file], ["climbs", file]] {
+                let run = try CLI.run(arguments)
+                #expect(run.status == 0, "\(arguments): \(run.standardError)")
+                #expect(!run.standardOutput.isEmpty)
+            }
+        }
+        let tcx = try CLI.run(["stats", "--format", "json", CLI.fixture("ride.tcx")])
+        #expect(tcx.standardOutput.contains("\"name\":\"Vršič\""))
+        let along = try CLI.run([
+            "near", "--along", CLI.fixture("ride.tcx"), "--radius", "500km",
+            CLI.root.appendingPathComponent(
+                "data/clubrooms/clubrooms.csv"
+            ).path,
+        ])
+        #expect(along.status == 0, "\(along.standardError)")
     }
 }

@@ -28,6 +28,25 @@ enum Fixture {
     }
 }
 
+/// Hands a whole document to `handler`, as a reader would: waypoints, routes, then tracks.
+func send(_ document: GPXDocument, to handler: GPXHandler) throws {
+    for waypoint in document.waypoints { try handler.waypoint(waypoint) }
+    for route in document.routes {
+        try handler.beginRoute()
+        for point in route.points { try handler.routePoint(point) }
+        try handler.endRoute(route.details)
+    }
+    for track in document.tracks {
+        try handler.beginTrack()
+        for segment in track.segments {
+            try handler.beginSegment()
+            for point in segment.points { try handler.trackPoint(point) }
+            try handler.endSegment()
+        }
+        try handler.endTrack(track.details)
+    }
+}
+
 /// Runs a GPX → GeoJSON conversion in memory and returns the text and the warnings.
 func convertToGeoJSON(
     _ gpx: [UInt8], layout: GeoJSONLayout = .featureCollection, precision: Int? = nil, kinds: FeatureKinds = .all,
@@ -66,13 +85,15 @@ enum Tool: String {
     case gdalTransform = "gdaltransform"
     /// GDAL's mosaic writer, for a VRT of tiles (gdal-bin).
     case gdalBuildVRT = "gdalbuildvrt"
+    /// GDAL's converter: reads the KML RouteKit writes, as other programs will (gdal-bin).
+    case ogr2ogr
 
     var package: String {
         switch self {
         case .geodSolve: "geographiclib-tools"
         case .xmllint: "libxml2-utils"
         case .python3: "python3"
-        case .gdalTranslate, .gdalTransform, .gdalBuildVRT: "gdal-bin"
+        case .gdalTranslate, .gdalTransform, .gdalBuildVRT, .ogr2ogr: "gdal-bin"
         }
     }
 

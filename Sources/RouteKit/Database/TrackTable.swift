@@ -172,10 +172,14 @@ public enum TrackTable {
             switch format {
             case .gpx: _ = try GPXReader(strict: strict, onWarning: warn).read(input, handler: builder)
             case .geojson: try GeoJSONReader(strict: strict, onWarning: warn).read(input, handler: builder)
+            case .kml: try KMLReader(strict: strict, onWarning: warn).read(input, handler: builder)
+            case .tcx: try TCXReader(strict: strict, onWarning: warn).read(input, handler: builder)
             }
         } catch let error as GPXError {
             throw TrackLoadError.unreadable(path: path, reason: error.description)
         } catch let error as GeoJSONError {
+            throw TrackLoadError.unreadable(path: path, reason: error.description)
+        } catch let error as XMLFormatError {
             throw TrackLoadError.unreadable(path: path, reason: error.description)
         }
         let document = builder.document

@@ -142,19 +142,12 @@ final class GPXStateMachine: XMLStreamHandler {
 
     func finish() throws -> GPXReader.Summary {
         if let failure { throw failure }
-        if let error = parser.error {
-            // A file that stops in the middle of something: say so and name the open element, rather than
-            // libxml2's words for the piece cut off ("Couldn't find end of Start Tag", "AttValue: ' expected";
-            // "Extra content at the end of the document" when the input stops inside an element).
-            if parser.errorAtEnd || (!stack.isEmpty && error.message.hasPrefix("Extra content at the end")) {
-                let place = stack.last.map { "inside <\(Self.elementName($0))>" } ?? "before the <gpx> element starts"
-                throw GPXError.malformed(
-                    line: error.line, column: error.column, reason: "the file ends \(place): is it truncated?")
+        if let failure = parser.failure(openElement: stack.last.map(Self.elementName), root: "gpx") {
+            switch failure.kind {
+            case .truncated, .malformed:
+                throw GPXError.malformed(line: failure.line, column: failure.column, reason: failure.reason)
+            case .tooLarge: throw GPXError.tooLarge(line: failure.line, column: failure.column, reason: failure.reason)
             }
-            if error.overLimit {
-                throw GPXError.tooLarge(line: error.line, column: error.column, reason: error.message)
-            }
-            throw GPXError.malformed(line: error.line, column: error.column, reason: error.message)
         }
         if !sawRoot { throw GPXError.malformed(line: parser.line, column: parser.column, reason: "no root element") }
         return summary

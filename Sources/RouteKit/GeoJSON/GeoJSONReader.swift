@@ -24,7 +24,9 @@ public struct GeoJSONReader {
     /// - Throws: ``GeoJSONError`` when the input is not JSON or not GeoJSON, ``IOError`` when reading fails,
     ///   and whatever `handler` throws.
     public func read(_ input: InputFile, handler: GPXHandler) throws {
-        let context = FeatureConverter(reader: self, handler: handler)
+        let context = GeoJSONFeatureConverter(handler: handler, strict: strict, onWarning: onWarning) {
+            GeoJSONError.invalidValue(line: $0, column: $1, reason: $2)
+        }
         let cutOff = { (line: Int, column: Int) throws in try context.cutOff(line: line, column: column) }
         try GeoJSONFeatureStream.forEachFeature(in: input, onCutOff: cutOff) { feature, line, column in
             try context.convert(feature: feature, line: line, column: column)
@@ -124,26 +126,62 @@ enum GeoJSONFeatureStream {
     }
 }
 
-/// Turns one GeoJSON Feature into GPX handler calls.
-private final class FeatureConverter {
+/// A reader whose content comes as GeoJSON features in togeojson's shape (KML, TCX), and reaches a
+/// ``GPXHandler`` through a ``GeoJSONFeatureConverter``.
+protocol FeatureFileReader {
+    var strict: Bool { get }
+    var onWarning: (ReadWarning) -> Void { get }
+    /// Calls `body` with each feature of `input`, and the line and column where it starts.
+    func features(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws
+}
+
+extension FeatureFileReader {
+    /// Reads `input` to its end, handing each feature's lines and points to `handler`; with ``strict``, what
+    /// GPX cannot hold is ``XMLFormatError/invalidValue(line:column:reason:)``.
+    func readFeatures(_ input: InputFile, into handler: GPXHandler) throws {
+        let converter = GeoJSONFeatureConverter(handler: handler, strict: strict, onWarning: onWarning) {
+            XMLFormatError.invalidValue(line: $0, column: $1, reason: $2)
+        }
+        try features(input) { feature, line, column in
+            try converter.convert(feature: feature, line: line, column: column)
+        }
+    }
+}
+
+/// Turns one GeoJSON Feature into GPX handler calls: for the GeoJSON reader, and for the KML and TCX readers,
+/// which make features in togeojson's shape first.
+///
+/// Besides GPX's own properties it understands those of togeojson's KML features: `description` (text, or
+/// `{"@type": "html", "value": …}`) when there is no `desc`, and `timestamp` when there is no `time`. A
+/// GeometryCollection's lines become the segments of one track (with per-line times as a MultiLineString's)
+/// and its points waypoints.
+package final class GeoJSONFeatureConverter {
     private static let columns: [(String, SensorReadings.Kind)] = SensorReadings.Kind.allCases.map { kind in
         (kind.coordinatePropertiesKey.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }, kind)
     }
 
-    let reader: GeoJSONReader
     let handler: GPXHandler
+    /// Hears what is left out, with the line and column of its feature; throws to stop (strict reading).
+    private let onProblem: (Int, Int, String) throws -> Void
     private var line = 0
     private var column = 0
     private var featureIndex = 0
 
-    init(reader: GeoJSONReader, handler: GPXHandler) {
-        self.reader = reader
+    /// A converter into `handler`: what is left out goes to `onWarning`, or, when `strict`, stops the reading
+    /// with the error `strictError` makes of its line, column and message.
+    package init(
+        handler: GPXHandler, strict: Bool, onWarning: @escaping (ReadWarning) -> Void,
+        strictError: @escaping (Int, Int, String) -> Error
+    ) {
         self.handler = handler
+        self.onProblem = { line, column, message in
+            if strict { throw strictError(line, column, message) }
+            onWarning(ReadWarning(line: line, column: column, message: message))
+        }
     }
 
     private func warn(_ message: String) throws {
-        if reader.strict { throw GeoJSONError.invalidValue(line: line, column: column, reason: message) }
-        reader.onWarning(ReadWarning(line: line, column: column, message: message))
+        try onProblem(line, column, message)
     }
 
     /// The last text of a sequence is cut off: a warning (an error when strict).
@@ -153,7 +191,8 @@ private final class FeatureConverter {
         try warn("the last text of the sequence is cut off (the file ends early); left out")
     }
 
-    func convert(feature: JSONValue, line: Int, column: Int) throws {
+    /// Hands one Feature (starting at `line` and `column` of its file) to the handler.
+    package func convert(feature: JSONValue, line: Int, column: Int) throws {
         self.line = line
         self.column = column
         featureIndex += 1
@@ -185,6 +224,22 @@ private final class FeatureConverter {
         case "MultiLineString":
             try convertLine(
                 segments: coordinates?.elements ?? [], multi: true, details: details, properties: properties)
+        case "GeometryCollection":
+            let parts = geometry["geometries"]?.elements ?? []
+            let lines = parts.filter { $0["type"]?.string == "LineString" }.compactMap { $0["coordinates"] }
+            if !lines.isEmpty {
+                try convertLine(segments: lines, multi: lines.count > 1, details: details, properties: properties)
+            }
+            for part in parts where part["type"]?.string == "Point" {
+                if let point = try position(part["coordinates"], "point") {
+                    try handler.waypoint(waypoint(point, details: details, properties: properties))
+                }
+            }
+            let others = parts.count - lines.count - parts.filter { $0["type"]?.string == "Point" }.count
+            if others > 0 {
+                let what = others == 1 ? "geometry" : "geometries"
+                try warn("feature \(featureIndex): \(others) \(what) that GPX cannot hold left out")
+            }
         default:
             try warn(
                 "feature \(featureIndex) is a \(type.isEmpty ? "geometry without a type" : type), which GPX "
@@ -197,7 +252,9 @@ private final class FeatureConverter {
         var details = Details()
         details.name = properties["name"]?.string
         details.comment = properties["cmt"]?.string
-        details.description = properties["desc"]?.string
+        details.description =
+            properties["desc"]?.string ?? properties["description"]?.string
+            ?? properties["description"]?["value"]?.string
         details.source = properties["src"]?.string
         details.symbol = properties["sym"]?.string
         details.type = properties["type"]?.string
@@ -237,7 +294,7 @@ private final class FeatureConverter {
 
     private func waypoint(_ p: Position, details: Details, properties: JSONValue) throws -> Waypoint {
         var time: Timestamp? = nil
-        if let text = properties["time"]?.string {
+        if let text = properties["time"]?.string ?? properties["timestamp"]?.string {
             time = Timestamp(text)
             if time == nil {
                 try warn("feature \(featureIndex): time '\(text)' is not an ISO 8601 date and time; left out")

@@ -206,6 +206,38 @@ public final class GeoJSONWriter: GPXHandler {
         counts.points += track.pointsKept
     }
 
+    /// Writes a whole Feature as it is (KML and TCX features in togeojson's shape), in its turn among the
+    /// tracks: the geometry's numbers are rounded to ``precision`` when it is set, other members are written
+    /// as they are. With `kinds` other than all, a feature is kept when its geometry is of a kind kept:
+    /// points as waypoints, everything else as tracks; a feature without geometry only when all are kept.
+    package func write(feature: JSONValue) throws {
+        let type = feature["geometry"]?["type"]?.string
+        let kind: FeatureKinds? =
+            switch type {
+            case nil: nil
+            case "Point", "MultiPoint": .waypoints
+            default: .tracks
+            }
+        if kinds != .all {
+            guard let kind, kinds.contains(kind) else { return }
+        }
+        startFeature(separated: featuresWritten > 0, into: &buffer)
+        guard case .object(let members) = feature else { return }
+        buffer.append(0x7B)
+        for (i, (key, value)) in members.enumerated() {
+            if i > 0 { buffer.append(0x2C) }
+            JSONText.appendString(key, to: &buffer)
+            buffer.append(0x3A)
+            value.append(to: &buffer, precision: key == "geometry" ? precision : nil)
+            if buffer.count >= 1 << 16 { try output.write(&buffer) }
+        }
+        buffer.append(0x7D)
+        endFeature(into: &buffer)
+        try output.write(&buffer)
+        featuresWritten += 1
+        if kind == .waypoints { counts.waypoints += 1 } else { counts.tracks += 1 }
+    }
+
     private func warnLeftOut(_ what: String, _ details: Details, _ line: LineFeature) {
         let name = details.name.map { " '\($0)'" } ?? ""
         if line.pointsSeen == 0 {

@@ -7,6 +7,9 @@ package enum JSONValue: Hashable, Sendable {
     /// An array whose elements are all numbers, held compactly (coordinates, sensor series).
     case numbers([Double])
     case array([JSONValue])
+    /// An array of positions (arrays of numbers), held flat: `values` one position after the other, `counts`
+    /// how many numbers each has. Long lines read from KML, without an array for every position.
+    case positions(values: [Double], counts: [UInt8])
     /// An object; members keep their order, and a later duplicate key wins on lookup.
     case object([(String, JSONValue)])
 
@@ -19,6 +22,7 @@ package enum JSONValue: Hashable, Sendable {
         case let (.numbers(x), .numbers(y)): return x == y
         case let (.array(x), .array(y)): return x == y
         case let (.numbers(x), .array(y)), let (.array(y), .numbers(x)): return x.map(JSONValue.number) == y
+        case (.positions, _), (_, .positions): return a.elements == b.elements && a.elements != nil
         case let (.object(x), .object(y)):
             return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: return false
@@ -32,6 +36,9 @@ package enum JSONValue: Hashable, Sendable {
         case .number(let n): hasher.combine(n)
         case .string(let s): hasher.combine(s)
         case .numbers(let n): hasher.combine(n)
+        case .positions(let values, let counts):
+            hasher.combine(values)
+            hasher.combine(counts)
         case .array(let a): hasher.combine(a)
         case .object(let o):
             for (k, v) in o {
@@ -64,6 +71,12 @@ package enum JSONValue: Hashable, Sendable {
         switch self {
         case .array(let a): return a
         case .numbers(let n): return n.map(JSONValue.number)
+        case .positions(let values, let counts):
+            var i = 0
+            return counts.map { n in
+                defer { i += Int(n) }
+                return .numbers(Array(values[i..<i + Int(n)]))
+            }
         default: return nil
         }
     }
@@ -92,5 +105,57 @@ extension JSONValue {
         try parser.skipSpace()
         if try parser.peek() != nil { throw parser.error("unexpected text after the JSON value") }
         return value
+    }
+}
+
+extension JSONValue {
+    /// Appends the value as JSON text: numbers in their shortest form (rounded to `precision` decimals when
+    /// given), NaN and infinities as `null` (as JavaScript's `JSON.stringify` writes them), members in order.
+    package func append(to buffer: inout ByteBuffer, precision: Int? = nil) {
+        func number(_ n: Double) {
+            if n.isFinite { DecimalText.append(n, precision: precision, to: &buffer) } else { buffer.append("null") }
+        }
+        switch self {
+        case .null: buffer.append("null")
+        case .bool(let b): buffer.append(b ? "true" : "false")
+        case .number(let n): number(n)
+        case .string(let s): JSONText.appendString(s, to: &buffer)
+        case .numbers(let values):
+            buffer.append(0x5B)
+            for (i, n) in values.enumerated() {
+                if i > 0 { buffer.append(0x2C) }
+                number(n)
+            }
+            buffer.append(0x5D)
+        case .array(let values):
+            buffer.append(0x5B)
+            for (i, v) in values.enumerated() {
+                if i > 0 { buffer.append(0x2C) }
+                v.append(to: &buffer, precision: precision)
+            }
+            buffer.append(0x5D)
+        case .positions(let values, let counts):
+            buffer.append(0x5B)
+            var i = 0
+            for (k, n) in counts.enumerated() {
+                buffer.append(k > 0 ? ",[" : "[")
+                for j in 0..<Int(n) {
+                    if j > 0 { buffer.append(0x2C) }
+                    number(values[i + j])
+                }
+                buffer.append(0x5D)
+                i += Int(n)
+            }
+            buffer.append(0x5D)
+        case .object(let members):
+            buffer.append(0x7B)
+            for (i, (key, v)) in members.enumerated() {
+                if i > 0 { buffer.append(0x2C) }
+                JSONText.appendString(key, to: &buffer)
+                buffer.append(0x3A)
+                v.append(to: &buffer, precision: precision)
+            }
+            buffer.append(0x7D)
+        }
     }
 }

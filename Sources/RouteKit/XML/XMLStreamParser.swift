@@ -10,8 +10,28 @@ class XMLStreamHandler {
     ) {}
     /// The innermost open element ends.
     func endElement() {}
-    /// Text (or CDATA) inside the innermost open element; may come in several pieces.
+    /// Text inside the innermost open element; may come in several pieces.
     func characters(_ text: UnsafeBufferPointer<UInt8>) {}
+    /// A CDATA section inside the innermost open element; by default, text like any other.
+    func cdata(_ text: UnsafeBufferPointer<UInt8>) { characters(text) }
+}
+
+/// Why a document could not be read, sorted out of libxml2's first fatal error for the format readers,
+/// which each turn it into their own error type.
+struct XMLFailure {
+    enum Kind {
+        /// The input stops in the middle of something: `reason` names what was open.
+        case truncated
+        /// One of libxml2's limits against hostile files (a single tag, value or comment over 10,000,000 bytes).
+        case tooLarge
+        /// Not well-formed XML.
+        case malformed
+    }
+
+    let kind: Kind
+    let line: Int
+    let column: Int
+    let reason: String
 }
 
 /// The attributes of a start tag, as libxml2's SAX2 interface hands them over (5 pointers each: local name,
@@ -30,6 +50,16 @@ struct XMLAttributes {
             if XMLName.equals(local, name) { return UnsafeBufferPointer(start: start, count: end - start) }
         }
         return nil
+    }
+
+    /// The local name and value of the `i`th attribute, whatever its namespace; nil when libxml2 left one out.
+    subscript(i: Int) -> (String, String)? {
+        guard let base, i < count, let local = base[5 * i], let start = base[5 * i + 3], let end = base[5 * i + 4]
+        else { return nil }
+        return (
+            XMLName.string(local),
+            String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+        )
     }
 
     /// True when the element says `xsi:nil="true"` (or `"1"`): XML Schema's missing value, whatever the
@@ -126,6 +156,24 @@ final class XMLStreamParser {
     /// document stops in the middle of something, as a truncated file does.
     private(set) var errorAtEnd = false
 
+    /// libxml2's first fatal error, sorted out: nil when there was none. `openElement` is the name of the
+    /// element open where the reader stopped (nil before the root): a file that stops in the middle of something
+    /// is reported as truncated, naming it, rather than with libxml2's words for the piece cut off ("Couldn't
+    /// find end of Start Tag", "AttValue: ' expected"; "Extra content at the end of the document" when the
+    /// input stops inside an element).
+    func failure(openElement: String?, root: String) -> XMLFailure? {
+        guard let error else { return nil }
+        if errorAtEnd || (openElement != nil && error.message.hasPrefix("Extra content at the end")) {
+            let place = openElement.map { "inside <\($0)>" } ?? "before the <\(root)> element starts"
+            return XMLFailure(
+                kind: .truncated, line: error.line, column: error.column,
+                reason: "the file ends \(place): is it truncated?")
+        }
+        return XMLFailure(
+            kind: error.overLimit ? .tooLarge : .malformed, line: error.line, column: error.column,
+            reason: error.message)
+    }
+
     /// True once the parser stopped for an error or on request.
     var isStopped: Bool { stopped || error != nil }
 
@@ -163,9 +211,9 @@ final class XMLStreamParser {
                 error = (1, 1, "cannot start the XML parser (out of memory)", false)
                 return
             }
+            // No XML_PARSE_NOCDATA: CDATA comes to the handler's `cdata` (KML tells HTML descriptions by it).
             let options = Int32(
-                XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-                    | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+                XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
             xmlCtxtUseOptions(context, options)  // returns the options it did not know: none here
             let rest = UnsafeBufferPointer(rebasing: bytes[first...])
             xmlParseChunk(context, rest.baseAddress, Int32(rest.count), isLast ? 1 : 0)  // errors go to serror
@@ -219,7 +267,14 @@ final class XMLStreamParser {
                 }
             }
         }
-        sax.cdataBlock = sax.characters
+        sax.cdataBlock = { ctx, text, length in
+            guard let ctx, let text else { return }
+            Unmanaged<XMLStreamParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
+                parser.handler._withUnsafeGuaranteedRef {
+                    $0.cdata(UnsafeBufferPointer(start: text, count: Int(length)))
+                }
+            }
+        }
         sax.serror = { ctx, error in
             guard let ctx, let error else { return }
             Unmanaged<XMLStreamParser>.fromOpaque(ctx).takeUnretainedValue().record(error)

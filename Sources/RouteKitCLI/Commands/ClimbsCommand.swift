@@ -8,7 +8,7 @@ struct ClimbsCommand: Command {
         """
         Usage: routekit climbs [options] FILE [-o OUT]
 
-        Finds the climbs of the track in FILE (GPX or GeoJSON; several tracks one after the other, a file
+        Finds the climbs of the track in FILE (GPX, KML, TCX or GeoJSON; several tracks one after the other, a file
         without tracks by its routes) on its elevations smoothed as for the ascent (see 'routekit stats
         --help'). A climb runs from a low point to the following high point; a dip inside it does not end
         it while it loses less than max(10 m, 10 % of the climb's gain so far) and is shorter than 500 m.

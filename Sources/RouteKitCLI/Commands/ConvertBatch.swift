@@ -197,6 +197,7 @@ extension ConvertCommand.OutputFormat {
         case .geojsonseq: "geojsons"
         case .ndjson: "ndjson"
         case .gpx: "gpx"
+        case .kml: "kml"
         }
     }
 }

@@ -1,17 +1,20 @@
 import RouteKit
 
-/// `routekit convert`: GPX to GeoJSON or GeoJSON Text Sequences, GeoJSON back to GPX; streaming.
+/// `routekit convert`: GPX, KML and TCX to GeoJSON, GeoJSON Text Sequences, GPX or KML; GeoJSON back to GPX or
+/// KML; streaming.
 struct ConvertCommand: Command {
     static let name = "convert"
-    static let abstract = "Convert GPX to GeoJSON (or a GeoJSON Text Sequence) and GeoJSON to GPX."
+    static let abstract = "Convert GPX, KML and TCX to GeoJSON (or a GeoJSON Text Sequence), GPX or KML, and back."
     static var help: String {
         """
         Usage: routekit convert [options] FILE... [-o OUT]
                routekit convert [options] -o OUTDIR/ FILE...
 
-        Converts GPX to GeoJSON and GeoJSON back to GPX, streaming: memory stays small however large the
-        file. Several inputs make one output. The input format is recognised from the content, so the
-        file names do not matter; - reads standard input.
+        Converts GPX, KML and TCX to GeoJSON, and any of them to GPX or KML, streaming: memory stays small
+        however large the file. Several inputs make one output. The input format is recognised from the
+        content (GPX, KML, TCX or GeoJSON), so the file names do not matter; - reads standard input. The
+        output format is --to, else the extension of -o; an extension RouteKit does not write (out.txt) is
+        refused rather than guessed.
 
         With -o OUTDIR/ (a folder: a path ending in /, or one that exists), every input goes to its own file
         there, named after it (Etapa 1.gpx becomes Etapa 1.geojson; GeoJSON becomes .gpx unless --to says
@@ -27,10 +30,20 @@ struct ConvertCommand: Command {
         --precision rounds them. GeoJSON becomes GPX 1.1: lines are tracks (routes when _gpxType is rte),
         points are waypoints, per-point times and sensor values go back into the points.
 
+        KML and TCX become GeoJSON in the shape togeojson's kml() and tcx() give them. KML: Placemarks
+        (Point, LineString, LinearRing, Polygon, MultiGeometry as a GeometryCollection, gx:Track and
+        gx:MultiTrack with their times), then ground overlays and network links; ExtendedData and
+        styles as simplestyle properties (stroke, fill, icon, ...). TCX: one feature per lap (and one for
+        the courses) with the lap totals (totalTimeSeconds, distanceMeters, maxSpeed, avgHeartRate, ...),
+        times and heart rate per point, cadences, speeds and watts. To GPX, KML lines become tracks and
+        Points waypoints (polygons have no GPX form and are left out with a warning); TCX laps become
+        tracks with their sensor values. KML output: a track whose points all have times is a gx:Track,
+        other tracks and routes LineStrings (a MultiGeometry for several segments), waypoints Points.
+
         Bad values (a latitude of "undefined", an elevation that is not a number) are left out with a
-        warning naming the line; --strict makes them errors. A file that is not XML or not GPX is an error
-        with its line and column, and nothing is written. On a terminal, a conversion that takes over a
-        second shows its progress (bytes read of the inputs' size) on standard error.
+        warning naming the line; --strict makes them errors. A file that cannot be read as its format is
+        an error with its line and column, and nothing is written. On a terminal, a conversion that takes
+        over a second shows its progress (bytes read of the inputs' size) on standard error.
 
         Options:
         \(optionHelp)
@@ -40,6 +53,8 @@ struct ConvertCommand: Command {
           routekit convert --to geojsonseq --precision 6 stages/*.gpx > stages.geojsons
           routekit convert -o geojson/ archive/*.gpx
           routekit convert etapa-1.geojson -o etapa-1.gpx
+          routekit convert "My Places.kml" ride.tcx -o places.geojson
+          routekit convert --to kml "Etapa 1.gpx" > etapa-1.kml
 
         Exit status: 0 done, 64 wrong usage, 65 bad data, 66 an input cannot be read, 73 the output
         cannot be written.
@@ -48,7 +63,14 @@ struct ConvertCommand: Command {
     }
 
     enum OutputFormat: String, CaseIterable {
-        case geojson, geojsonseq, ndjson, gpx
+        case geojson, geojsonseq, ndjson, gpx, kml
+
+        /// The file name endings that choose each format for -o.
+        static let extensions: [(String, OutputFormat)] = [
+            (".gpx", .gpx), (".kml", .kml), (".geojsons", .geojsonseq), (".geojsonseq", .geojsonseq),
+            (".jsonseq", .geojsonseq), (".ndjson", .ndjson), (".geojsonl", .ndjson), (".jsonl", .ndjson),
+            (".geojson", .geojson), (".json", .geojson),
+        ]
     }
 
     var inputs: [String] = []
@@ -67,9 +89,10 @@ struct ConvertCommand: Command {
                 "--to", name: "FORMAT",
                 help: """
                     geojson, geojsonseq (RFC 8142 text sequence: one Feature per line, each
-                    after a record separator), ndjson (one Feature per line) or gpx. Default:
-                    from the extension of -o (.gpx, .geojsons, .ndjson, otherwise geojson),
-                    and gpx when the first input is GeoJSON.
+                    after a record separator), ndjson (one Feature per line), gpx or kml.
+                    Default: from the extension of -o (.geojson, .json, .geojsons, .ndjson,
+                    .gpx, .kml; another extension is refused); without -o, geojson, or gpx
+                    when the first input is GeoJSON.
                     """,
                 parse: OptionValues.choice(
                     OutputFormat.self,
@@ -123,31 +146,40 @@ struct ConvertCommand: Command {
         if inputs.filter({ $0 == "-" }).count > 1 {
             throw CLIError.usage("standard input (-) can be read only once")
         }
+        if format == nil { _ = try formatOfOutputName() }
     }
 
-    /// The output format: --to, else the extension of -o, else the opposite of the first input's format.
-    func outputFormat(firstInput: InputFormat) -> OutputFormat {
-        if let format { return format }
-        if let output {
-            let lower = output.lowercased()
-            if lower.hasSuffix(".gpx") { return .gpx }
-            if lower.hasSuffix(".geojsons") || lower.hasSuffix(".geojsonseq") || lower.hasSuffix(".jsonseq") {
-                return .geojsonseq
-            }
-            if lower.hasSuffix(".ndjson") || lower.hasSuffix(".geojsonl") || lower.hasSuffix(".jsonl") {
-                return .ndjson
-            }
-            if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") { return .geojson }
-        }
+    /// The output format: --to, else the extension of -o, else the opposite of the first input's format
+    /// (GeoJSON in, GPX out; GPX, KML or TCX in, GeoJSON out).
+    func outputFormat(firstInput: InputFormat) throws -> OutputFormat {
+        if let format = try format ?? formatOfOutputName() { return format }
         return firstInput == .geojson ? .gpx : .geojson
+    }
+
+    /// The format the extension of -o names; nil without -o or an extension.
+    ///
+    /// - Throws: a usage error when -o ends in an extension RouteKit does not write (`out.txt`): RouteKit never
+    ///   writes one format under another's name.
+    func formatOfOutputName() throws -> OutputFormat? {
+        guard let output, output != "-" else { return nil }
+        let lower = output.lowercased()
+        if let (_, format) = OutputFormat.extensions.first(where: { lower.hasSuffix($0.0) }) { return format }
+        let name = lower.split(separator: "/").last.map(String.init) ?? lower
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex
+        else { return nil }
+        throw CLIError.usage(
+            "-o \(output): RouteKit does not write '\(name[dot...])' files; it writes "
+                + OutputFormat.extensions.map(\.0).joined(separator: ", ")
+                + " (choose one, or name the format with --to "
+                + OutputFormat.allCases.map(\.rawValue).joined(separator: "|") + ")")
     }
 
     func run(console: Console) throws -> ExitCode {
         if let folder = outputFolder { return try runBatch(into: folder, console: console) }
         let files = try openTrackInputs(inputs)
+        let format = try outputFormat(firstInput: files[0].1)
         let progress = ProgressBar.reading(files.map(\.0), label: "convert", console: console)
         defer { progress?.finish() }
-        let format = outputFormat(firstInput: files[0].1)
         let model = try dem.open(strict: strict)
         let out = try console.output(output)
         if files.count > 1 && (format == .geojsonseq || format == .ndjson) {
@@ -183,6 +215,8 @@ struct ConvertCommand: Command {
         let sink: GPXHandler
         let finish: () throws -> Void
         let written: () -> Int
+        /// Writes a KML or TCX file's features as they are, in togeojson's shape (GeoJSON outputs only).
+        var features: ((JSONValue, Int, Int) throws -> Void)?
         switch format {
         case .geojson, .geojsonseq, .ndjson:
             let layout: GeoJSONLayout =
@@ -194,8 +228,13 @@ struct ConvertCommand: Command {
                 try parts.map { try writer.finishPart(routes: $0.routes, waypoints: $0.waypoints) } ?? writer.finish()
             }
             written = { writer.counts.features }
-        case .gpx:
-            let writer = GPXWriter(sink: out, precision: precision, kinds: kinds)
+            // With a DEM, KML and TCX go through the handler, where the DEM sets their elevations.
+            if model == nil { features = { feature, _, _ in try writer.write(feature: feature) } }
+        case .gpx, .kml:
+            let writer: any ItemWriter =
+                format == .gpx
+                ? GPXWriter(sink: out, precision: precision, kinds: kinds)
+                : KMLWriter(sink: out, precision: precision, kinds: kinds)
             try writer.begin()
             sink = writer
             finish = writer.finish
@@ -208,13 +247,45 @@ struct ConvertCommand: Command {
             pending.path = file.path
             defer { flushWarnings() }
             let before = written()
-            try readInput(
-                file, format: inputFormat, strict: strict, quiet: quiet, console: console, dem: model, through: pipeline
-            )
+            if let features, inputFormat == .kml || inputFormat == .tcx {
+                try readFeatures(file, format: inputFormat, into: features)
+            } else {
+                try readInput(
+                    file, format: inputFormat, strict: strict, quiet: quiet, console: console, dem: model,
+                    through: pipeline)
+            }
             if written() == before { warn("nothing to convert: no \(kinds.names) with a point") }
         }
         try finish()
         flushWarnings()
+    }
+}
+
+/// The writers of GPX and KML, alike to the command.
+private protocol ItemWriter: GPXHandler {
+    func begin() throws
+    func finish() throws
+    var itemsWritten: Int { get }
+}
+
+extension GPXWriter: ItemWriter {}
+extension KMLWriter: ItemWriter {}
+
+/// Reads a KML or TCX file as GeoJSON features in togeojson's shape, turning format errors into data errors
+/// with the file name.
+private func readFeatures(
+    _ file: InputFile, format: InputFormat, into body: @escaping (JSONValue, Int, Int) throws -> Void
+)
+    throws
+{
+    do {
+        if format == .kml {
+            try KMLReader().features(file, body: body)
+        } else {
+            try TCXReader().features(file, body: body)
+        }
+    } catch let error as XMLFormatError {
+        throw CLIError.data("\(file.path):\(error)")
     }
 }
 

@@ -87,7 +87,7 @@ struct NearCommand: Command {
             .value(
                 "--along", name: "TRACK",
                 help: """
-                    The clubrooms near a track (GPX or GeoJSON; its segments joined), with
+                    The clubrooms near a track (GPX, KML, TCX or GeoJSON; its segments joined), with
                     their distance from it and the kilometre where the track passes
                     closest, in order along the track.
                     """,

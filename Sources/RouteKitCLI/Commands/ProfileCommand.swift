@@ -8,7 +8,7 @@ struct ProfileCommand: Command {
         """
         Usage: routekit profile [options] FILE [-o OUT]
 
-        Draws the elevation profile of the track in FILE (GPX or GeoJSON; several tracks are drawn one
+        Draws the elevation profile of the track in FILE (GPX, KML, TCX or GeoJSON; several tracks are drawn one
         after the other, a file without tracks by its routes): distance in km across, elevation in m up,
         a grid at round numbers, the area under the curve coloured by gradient (< 3, 3-6, 6-10, 10-15,
         > 15 %, up or down) by the average grade of 200 m stretches (longer on long routes, a pixel at

@@ -8,7 +8,7 @@ struct StatsCommand: Command {
         """
         Usage: routekit stats [options] FILE... [-o OUT]
 
-        Prints, for every track of the given GPX (or GeoJSON) files and for all of them together: points,
+        Prints, for every track of the given GPX (or KML, TCX, GeoJSON) files and for all of them together: points,
         segments, length (2D on the WGS84 ellipsoid, and 3D with the elevation changes), ascent and
         descent, lowest and highest elevation, start and end time, duration, moving time, average and
         maximum speed, the steepest climb and descent, and the bounding box. A file with routes but no
@@ -130,7 +130,8 @@ func openTrackInputs(_ paths: [String]) throws -> [(InputFile, InputFormat)] {
     try paths.map { path in
         let file = try InputFile(path: path)
         guard let format = try InputFormat.detect(file) else {
-            throw CLIError.data("\(path): neither GPX nor GeoJSON (the file is empty or starts with something else)")
+            throw CLIError.data(
+                "\(path): not GPX, KML, TCX or GeoJSON (the file is empty or starts with something else)")
         }
         return (file, format)
     }
@@ -152,7 +153,7 @@ func readInput(
     }
 }
 
-/// Reads one input (GPX or GeoJSON) into `handler`, printing warnings and turning format errors into
+/// Reads one input (GPX, KML, TCX or GeoJSON) into `handler`, printing warnings and turning format errors into
 /// data errors with the file name. Shared by the commands that read tracks. With `dem`, the points take
 /// their elevations from it on the way.
 func readInput(
@@ -167,10 +168,14 @@ func readInput(
         switch format {
         case .gpx: try GPXReader(strict: strict, onWarning: { printer($0) }).read(file, handler: handler)
         case .geojson: try GeoJSONReader(strict: strict, onWarning: { printer($0) }).read(file, handler: handler)
+        case .kml: try KMLReader(strict: strict, onWarning: { printer($0) }).read(file, handler: handler)
+        case .tcx: try TCXReader(strict: strict, onWarning: { printer($0) }).read(file, handler: handler)
         }
     } catch let error as GPXError {
         throw CLIError.data("\(file.path):\(error)")
     } catch let error as GeoJSONError {
+        throw CLIError.data("\(file.path):\(error)")
+    } catch let error as XMLFormatError {
         throw CLIError.data("\(file.path):\(error)")
     }
     printer.finish()

@@ -3,10 +3,7 @@ import RouteKit
 /// The line of the track file at `path` as one track (``GPXDocument/tracksElseRoutes()``), for the commands
 /// that draw or measure one track; throws when the file has no track or route with a point.
 func readTrack(_ path: String, strict: Bool, quiet: Bool, console: Console, dem: DEMUse? = nil) throws -> Track {
-    let file = try InputFile(path: path)
-    guard let inputFormat = try InputFormat.detect(file) else {
-        throw CLIError.data("\(path): neither GPX nor GeoJSON (the file is empty or starts with something else)")
-    }
+    let (file, inputFormat) = try openTrackInputs([path])[0]
     let builder = GPXDocumentBuilder()
     try readInput(
         file, format: inputFormat, strict: strict, quiet: quiet, console: console, dem: dem, handler: builder)

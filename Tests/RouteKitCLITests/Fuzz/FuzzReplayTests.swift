@@ -66,6 +66,13 @@ import Testing
             return [(try file("Tests/RouteKitTests/Fixtures/garmin-tpe.gpx"), [.success, .success, .success])]
         case .geojson:
             return [(try file("Tests/RouteKitTests/Fixtures/routes-waypoints.geojson"), [.success, .success])]
+        case .kml:
+            return [
+                (try file("Tests/RouteKitTests/Fixtures/places.kml"), [.success, .success, .success, .success]),
+                (Data("<kml><Placemark>".utf8), [.dataError, .dataError, .dataError, .dataError]),
+            ]
+        case .tcx:
+            return [(try file("Tests/RouteKitTests/Fixtures/ride.tcx"), [.success, .success, .success, .success])]
         case .catalog:
             return try ["data/clubrooms/clubrooms.xml", "data/clubrooms/clubrooms.csv"].map {
                 (try file($0), [.success, .success, .success, .success, .success, .success])

@@ -12,6 +12,12 @@ enum FuzzTarget: String, CaseIterable {
     case gpx
     /// GeoJSON (or anything else) through convert to GPX and the stats table.
     case geojson
+    /// KML (or anything else) through convert to GeoJSON (togeojson's shape), to GPX and to KML, and the
+    /// stats table.
+    case kml
+    /// TCX (or anything else) through convert to GeoJSON (togeojson's shape), to GPX and to KML, and the
+    /// stats table.
+    case tcx
     /// A clubroom catalog (SkautIS XML, CSV or GeoJSON, recognised from the content) searched the whole way
     /// round the Earth, so that every clubroom read is also measured and written (as GeoJSON and as the table),
     /// and filtered (by age, day and sex as CSV; by water scouts, unit and sex as the table). A CSV catalog
@@ -41,6 +47,12 @@ enum FuzzTarget: String, CaseIterable {
         case .geojson:
             let path = FuzzInput.file(0, bytes)
             commands = [["convert", path, "--to", "gpx", "-o", "/dev/null"], ["stats", path]]
+        case .kml, .tcx:
+            let path = FuzzInput.file(0, bytes)
+            commands = [
+                ["convert", path, "-o", "/dev/null"], ["convert", path, "--to", "gpx", "-o", "/dev/null"],
+                ["convert", path, "--to", "kml", "-o", "/dev/null"], ["stats", path],
+            ]
         case .catalog:
             let path = FuzzInput.file(0, bytes)
             commands =

@@ -11,21 +11,7 @@ import Testing
         let output = try OutputStream.create(path: path)
         let writer = GPXWriter(output: output)
         try writer.begin()
-        for waypoint in document.waypoints { try writer.waypoint(waypoint) }
-        for route in document.routes {
-            try writer.beginRoute()
-            for point in route.points { try writer.routePoint(point) }
-            try writer.endRoute(route.details)
-        }
-        for track in document.tracks {
-            try writer.beginTrack()
-            for segment in track.segments {
-                try writer.beginSegment()
-                for point in segment.points { try writer.trackPoint(point) }
-                try writer.endSegment()
-            }
-            try writer.endTrack(track.details)
-        }
+        try send(document, to: writer)
         try writer.finish()
         try output.commit()
         let text = try String(contentsOfFile: path, encoding: .utf8)

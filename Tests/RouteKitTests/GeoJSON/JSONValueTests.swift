@@ -12,6 +12,18 @@ import Testing
         #expect(JSONValue.object([("a", .null), ("b", .bool(true))]) != .object([("b", .bool(true)), ("a", .null)]))
     }
 
+    @Test func flatPositionsAreTheSameAsPositionsWrittenOut() {
+        let flat = JSONValue.positions(values: [1, 2, 3, 4, 5.5], counts: [3, 2])
+        let written: JSONValue = .array([.numbers([1, 2, 3]), .numbers([4, 5.5])])
+        #expect(flat == written && written == flat)
+        #expect(flat != .positions(values: [1, 2, 3, 4, 5.5], counts: [2, 3]))
+        #expect(flat.elements == [.numbers([1, 2, 3]), .numbers([4, 5.5])])
+        var text = ByteBuffer()
+        flat.append(to: &text, precision: 0)
+        JSONValue.positions(values: [.nan, 1], counts: [2]).append(to: &text)
+        #expect(text.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } == "[[1,2,3],[4,6]][[null,1]]")
+    }
+
     @Test func accessorsAnswerOnlyForTheirOwnKind() {
         let value = JSONValue.object([("name", .string("KT 1")), ("n", .number(3)), ("name", .string("KT 2"))])
         #expect(value["name"]?.string == "KT 2")

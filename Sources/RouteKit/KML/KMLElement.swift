@@ -1,0 +1,165 @@
+/// One element of a KML feature (a Placemark, a ground overlay, a style) held in memory while it is
+/// turned into GeoJSON: the reader streams the file and keeps one such small tree at a time.
+///
+/// Names are local names (a `gx:` prefix or `kml:` namespace does not matter). Coordinates are not kept as
+/// text: `coordinates` elements and `gx:Track`s hold their positions already read (``positions``).
+final class KMLElement {
+    /// One piece of an element's content, in document order.
+    enum Piece {
+        case element(KMLElement)
+        case text([UInt8])
+        case cdata([UInt8])
+    }
+
+    let name: String
+    /// Attributes by local name, whatever their namespace (`id`, `kml:id`, `name`, `x`, …).
+    let attributes: [(String, String)]
+    weak var parent: KMLElement?
+    var content: [Piece] = []
+    /// The positions of a `coordinates` element, or of the `gx:coord`s of a `gx:Track`.
+    var positions: KMLPositions?
+    /// The `when` texts of a `gx:Track`.
+    var times: [String] = []
+
+    init(name: String, attributes: [(String, String)], parent: KMLElement?) {
+        self.name = name
+        self.attributes = attributes
+        self.parent = parent
+    }
+
+    /// The value of the attribute with this local name; nil when absent.
+    func attribute(_ name: String) -> String? {
+        attributes.first { $0.0 == name }?.1
+    }
+
+    /// The child elements, in order.
+    var elements: [KMLElement] {
+        content.compactMap {
+            if case .element(let e) = $0 { return e }
+            return nil
+        }
+    }
+
+    /// The first element of this name inside this one, at any depth, in document order (the DOM's
+    /// `getElementsByTagName(name)[0]`).
+    func first(_ name: String) -> KMLElement? {
+        for case .element(let child) in content {
+            if child.name == name { return child }
+            if let found = child.first(name) { return found }
+        }
+        return nil
+    }
+
+    /// Every element of this name inside this one, at any depth, in document order.
+    func descendants(_ name: String) -> [KMLElement] {
+        var found: [KMLElement] = []
+        func walk(_ element: KMLElement) {
+            for case .element(let child) in element.content {
+                if child.name == name { found.append(child) }
+                walk(child)
+            }
+        }
+        walk(self)
+        return found
+    }
+
+    /// All the text inside, CDATA included, as written (the DOM's `textContent`).
+    var text: String {
+        var bytes: [UInt8] = []
+        func walk(_ element: KMLElement) {
+            for piece in element.content {
+                switch piece {
+                case .element(let child): walk(child)
+                case .text(let t), .cdata(let t): bytes.append(contentsOf: t)
+                }
+            }
+        }
+        walk(self)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The text of the first element of this name inside, "" when there is none (togeojson's `nodeVal(get1())`).
+    func text(of name: String) -> String { first(name)?.text ?? "" }
+
+    /// The text of the first element of this name inside as JavaScript's `parseFloat` reads it; nil when
+    /// there is no such element or it holds no number.
+    func number(of name: String) -> Double? {
+        guard let element = first(name) else { return nil }
+        let value = JavaScriptNumber.parseFloat(Array(element.text.utf8))
+        return value.isNaN ? nil : value
+    }
+}
+
+/// Positions read from KML text, stored flat: `values` holds each position's numbers one after the other,
+/// `counts` how many each has (2 or 3 for `coordinates`; as written for `gx:coord`).
+struct KMLPositions {
+    var values: [Double] = []
+    var counts: [UInt8] = []
+    /// The text without white space, up to 4 KiB: a Point reads its one position from it as togeojson does.
+    var squashed: [UInt8] = []
+
+    var isEmpty: Bool { counts.isEmpty }
+
+    /// The positions as one JSON array, held flat.
+    var array: JSONValue { .positions(values: values, counts: counts) }
+
+    /// The first position as a JSON array of numbers.
+    var first: JSONValue? { counts.first.map { .numbers(Array(values[0..<Int($0)])) } }
+
+    /// Each position as a JSON array of numbers.
+    func json() -> [JSONValue] {
+        var result: [JSONValue] = []
+        result.reserveCapacity(counts.count)
+        var i = 0
+        for n in counts {
+            result.append(.numbers(Array(values[i..<i + Int(n)])))
+            i += Int(n)
+        }
+        return result
+    }
+}
+
+/// Reads the text of a `coordinates` element as it streams by: tuples separated by white space, numbers in a
+/// tuple by commas; each number as `parseFloat` reads it, those that are not numbers dropped, the first three
+/// kept, and a tuple kept when two remain (togeojson's rules).
+struct KMLCoordinateScanner {
+    private var token: [UInt8] = []
+    private var tokenTooLong = false
+
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, into positions: inout KMLPositions) {
+        for c in bytes {
+            if JavaScriptNumber.isSpace(c) {
+                finish(into: &positions)
+            } else {
+                if positions.squashed.count < 4096 { positions.squashed.append(c) }
+                if token.count < 1024 { token.append(c) } else { tokenTooLong = true }
+            }
+        }
+    }
+
+    /// Ends the tuple being read (at white space, and at the end of the element).
+    mutating func finish(into positions: inout KMLPositions) {
+        defer {
+            token.removeAll(keepingCapacity: true)
+            tokenTooLong = false
+        }
+        guard !token.isEmpty, !tokenTooLong else { return }
+        let numbers = Self.tuple(token)
+        guard numbers.count >= 2 else { return }
+        positions.values.append(contentsOf: numbers)
+        positions.counts.append(UInt8(numbers.count))
+    }
+
+    /// The numbers of one tuple: up to three of those that read as numbers.
+    static func tuple(_ token: some Collection<UInt8>) -> [Double] {
+        var numbers: [Double] = []
+        for part in token.split(separator: 0x2C, omittingEmptySubsequences: false) {
+            // The fast path first: almost every number in a KML file is a plain decimal.
+            let fast = part.withContiguousStorageIfAvailable { DecimalText.parse($0) } ?? nil
+            let value = fast ?? JavaScriptNumber.parseFloat(part)
+            if !value.isNaN { numbers.append(value) }
+            if numbers.count == 3 { break }
+        }
+        return numbers
+    }
+}

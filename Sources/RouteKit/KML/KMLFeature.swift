@@ -1,0 +1,391 @@
+import Glibc
+
+/// Properties being gathered for a feature: a later value for a key replaces the earlier one in its place,
+/// as JavaScript's `Object.assign` does.
+struct KMLProperties {
+    private(set) var members: [(String, JSONValue)] = []
+
+    subscript(key: String) -> JSONValue? {
+        get { members.first { $0.0 == key }?.1 }
+        set {
+            guard let newValue else {
+                members.removeAll { $0.0 == key }
+                return
+            }
+            if let i = members.firstIndex(where: { $0.0 == key }) {
+                members[i].1 = newValue
+            } else {
+                members.append((key, newValue))
+            }
+        }
+    }
+
+    mutating func merge(_ other: KMLProperties) {
+        for (key, value) in other.members { self[key] = value }
+    }
+}
+
+/// The styles and schemas of a KML file, gathered as the reader meets them.
+final class KMLStyles {
+    /// Each `Style` by `#id`, as simplestyle properties.
+    private var styles: [String: KMLProperties] = [:]
+    /// Each `StyleMap` by `#id`: the `#id` its first `styleUrl` names.
+    private var maps: [String: String] = [:]
+    /// Each `SimpleField` by name: its type.
+    private var fields: [String: String] = [:]
+
+    /// Registers the styles, style maps and schema fields in `element` (and `element` itself).
+    func register(_ element: KMLElement) {
+        let all =
+            [element] + element.descendants("Style") + element.descendants("StyleMap")
+            + element.descendants("SimpleField")
+        for e in all {
+            switch e.name {
+            case "Style":
+                var id = e.attribute("id") ?? ""
+                if id.isEmpty, let parent = e.parent, parent.name == "CascadingStyle" {
+                    id = parent.attribute("id") ?? ""
+                }
+                styles[Self.normalized(id)] = KMLFeature.style(of: e)
+            case "StyleMap":
+                let target = e.text(of: "styleUrl")
+                if !target.isEmpty { maps[Self.normalized(e.attribute("id") ?? "")] = Self.normalized(target) }
+            case "SimpleField":
+                fields[e.attribute("name") ?? ""] = e.attribute("type") ?? ""
+            default: break
+            }
+        }
+    }
+
+    /// Registers the styles inside a Placemark (not the Placemark itself).
+    func registerInline(_ placemark: KMLElement) {
+        for e in placemark.descendants("Style") + placemark.descendants("StyleMap") { register(e) }
+    }
+
+    /// `#id` for an id with or without its `#` (togeojson's `normalizeId`).
+    static func normalized(_ id: String) -> String { id.hasPrefix("#") ? id : "#" + id }
+
+    /// The properties of the style `url` names; nil when it names none (yet).
+    func style(_ url: String) -> KMLProperties? {
+        if let target = maps[url], let style = styles[target] ?? maps[target].flatMap({ styles[$0] }) {
+            return style
+        }
+        return styles[url]
+    }
+
+    /// The type a `SimpleField` of this name gives its values; nil when none is declared (yet).
+    func fieldType(_ name: String) -> String? { fields[name] }
+
+    /// True when everything `element` refers to (its shared style, its schema's fields) is known.
+    func canResolve(_ element: KMLElement) -> Bool {
+        let url = element.text(of: "styleUrl")
+        if !url.isEmpty && style(Self.normalized(url)) == nil { return false }
+        guard let data = element.first("ExtendedData") else { return true }
+        return data.descendants("SimpleData").allSatisfy { fields[$0.attribute("name") ?? ""] != nil }
+    }
+}
+
+/// KML features as togeojson's `kml()` writes them.
+enum KMLFeature {
+    // MARK: Features
+
+    static func placemark(_ node: KMLElement, styles: KMLStyles) -> JSONValue {
+        let (geometries, times) = geometry(of: node)
+        let geometry: JSONValue =
+            geometries.isEmpty
+            ? .null
+            : geometries.count == 1
+                ? geometries[0]
+                : .object([("type", .string("GeometryCollection")), ("geometries", .array(geometries))])
+        var properties = common(node, styles: styles, names: placemarkNames)
+        properties.merge(timeProperties(node))
+        if !times.isEmpty {
+            let series: JSONValue = times.count == 1 ? times[0] : .array(times)
+            properties["coordinateProperties"] = .object([("times", series)])
+        }
+        return feature(node, geometry: geometry, properties: properties)
+    }
+
+    static func groundOverlay(_ node: KMLElement, styles: KMLStyles) -> JSONValue {
+        var box: (ring: [JSONValue], bbox: [Double]?)?
+        if node.first("LatLonQuad") != nil {
+            box = (closed(node.first("coordinates")?.positions?.json() ?? []), nil)
+        } else if let b = node.first("LatLonBox"), let north = b.number(of: "north"), let south = b.number(of: "south"),
+            let east = b.number(of: "east"), let west = b.number(of: "west")
+        {
+            var ring = [[west, north], [east, north], [east, south], [west, south], [west, north]]
+            if let rotation = b.number(of: "rotation") {
+                let center = [(west + east) / 2, (south + north) / 2]
+                ring = ring.map { p in
+                    let dx = p[0] - center[0]
+                    let dy = p[1] - center[1]
+                    let distance = (dx * dx + dy * dy).squareRoot()
+                    let angle = atan2(dy, dx) + rotation * Double.pi / 180
+                    return [center[0] + cos(angle) * distance, center[1] + sin(angle) * distance]
+                }
+            }
+            box = (ring.map { .numbers($0) }, [west, south, east, north])
+        }
+        var properties = KMLProperties()
+        properties["@geometry-type"] = .string("groundoverlay")
+        properties.merge(common(node, styles: styles, names: placemarkNames))
+        properties.merge(iconHref(node))
+        properties.merge(timeProperties(node))
+        let geometry: JSONValue = box.map { polygon([.array($0.ring)]) } ?? .null
+        return feature(node, geometry: geometry, properties: properties, bbox: box?.bbox)
+    }
+
+    static func networkLink(_ node: KMLElement, styles: KMLStyles) -> JSONValue {
+        var geometry: JSONValue = .null
+        var bbox: [Double]?
+        var lod: JSONValue?
+        if let region = node.first("Region") {
+            if let b = region.first("LatLonAltBox"), let north = b.number(of: "north"),
+                let south = b.number(of: "south"), let east = b.number(of: "east"), let west = b.number(of: "west")
+            {
+                let ring = [[west, north], [east, north], [east, south], [west, south], [west, north]]
+                geometry = polygon([.array(ring.map { .numbers($0) })])
+                bbox = [west, south, east, north]
+            }
+            if let l = node.first("Lod") {
+                func value(_ name: String, _ fallback: Double?) -> JSONValue {
+                    (l.number(of: name) ?? fallback).map(JSONValue.number) ?? .null
+                }
+                lod = .array([
+                    value("minLodPixels", -1), value("maxLodPixels", -1), value("minFadeExtent", nil),
+                    value("maxFadeExtent", nil),
+                ])
+            }
+        }
+        var properties = KMLProperties()
+        properties["@geometry-type"] = .string("networklink")
+        properties.merge(
+            common(
+                node, styles: styles,
+                names: [
+                    "name", "address", "visibility", "open", "phoneNumber", "styleUrl", "refreshVisibility",
+                    "flyToView", "description",
+                ]))
+        properties.merge(iconHref(node))
+        properties.merge(timeProperties(node))
+        if let link = node.first("Link") {
+            properties.merge(
+                texts(
+                    link,
+                    [
+                        "href", "refreshMode", "refreshInterval", "viewRefreshMode", "viewRefreshTime",
+                        "viewBoundScale",
+                        "viewFormat", "httpQuery",
+                    ]))
+        }
+        if let lod { properties["lod"] = lod }
+        return feature(node, geometry: geometry, properties: properties, bbox: bbox)
+    }
+
+    private static let placemarkNames = ["name", "address", "visibility", "open", "phoneNumber", "description"]
+
+    private static func feature(
+        _ node: KMLElement, geometry: JSONValue, properties: KMLProperties, bbox: [Double]? = nil
+    ) -> JSONValue {
+        var properties = properties
+        if let visibility = properties["visibility"]?.string { properties["visibility"] = .bool(visibility != "0") }
+        var members: [(String, JSONValue)] = [("type", .string("Feature"))]
+        if let bbox { members.append(("bbox", .numbers(bbox))) }
+        members.append(("geometry", geometry))
+        members.append(("properties", .object(properties.members)))
+        if let id = node.attribute("id"), !id.isEmpty { members.append(("id", .string(id))) }
+        return .object(members)
+    }
+
+    /// The properties every kind of feature has: its texts, an HTML description, its shared and inline
+    /// styles, and its ExtendedData.
+    private static func common(_ node: KMLElement, styles: KMLStyles, names: [String]) -> KMLProperties {
+        var properties = texts(node, names)
+        if let description = node.first("description") {
+            for case .cdata(let text) in description.content {
+                properties["description"] = .object([
+                    ("@type", .string("html")), ("value", .string(String(decoding: text, as: UTF8.self))),
+                ])
+                break
+            }
+        }
+        let url = node.text(of: "styleUrl")
+        if !url.isEmpty {
+            let id = KMLStyles.normalized(url)
+            properties["styleUrl"] = .string(id)
+            if let shared = styles.style(id) { properties.merge(shared) }
+        }
+        properties.merge(style(of: node))
+        if let data = node.first("ExtendedData") {
+            for d in data.descendants("Data") { properties[d.attribute("name") ?? ""] = .string(d.text(of: "value")) }
+            for d in data.descendants("SimpleData") {
+                let name = d.attribute("name") ?? ""
+                let text = d.text
+                switch styles.fieldType(name) {
+                case "int", "uint", "short", "ushort", "float", "double":
+                    properties[name] = .number(JavaScriptNumber.number(text))
+                case "bool": properties[name] = .bool(!text.isEmpty)
+                default: properties[name] = .string(text)
+                }
+            }
+        }
+        return properties
+    }
+
+    /// The first text of each name, when not empty (togeojson's `getMulti`).
+    private static func texts(_ node: KMLElement, _ names: [String]) -> KMLProperties {
+        var properties = KMLProperties()
+        for name in names {
+            let text = node.text(of: name)
+            if !text.isEmpty { properties[name] = .string(text) }
+        }
+        return properties
+    }
+
+    private static func timeProperties(_ node: KMLElement) -> KMLProperties {
+        var properties = KMLProperties()
+        if let span = node.first("TimeSpan") {
+            properties["timespan"] = .object([
+                ("begin", .string(span.text(of: "begin"))), ("end", .string(span.text(of: "end"))),
+            ])
+        }
+        if let stamp = node.first("TimeStamp") { properties["timestamp"] = .string(stamp.text(of: "when")) }
+        return properties
+    }
+
+    private static func iconHref(_ node: KMLElement) -> KMLProperties {
+        var properties = KMLProperties()
+        if let icon = node.first("Icon") {
+            let href = icon.text(of: "href")
+            if !href.isEmpty { properties["icon"] = .string(href) }
+        }
+        return properties
+    }
+
+    // MARK: Styles
+
+    /// The simplestyle properties of the first PolyStyle, LineStyle, LabelStyle and IconStyle inside `node`.
+    static func style(of node: KMLElement) -> KMLProperties {
+        var properties = KMLProperties()
+        if let poly = node.first("PolyStyle") {
+            if let c = poly.first("color") { properties.merge(color(c.text, "fill")) }
+            if poly.text(of: "fill") == "0" { properties["fill-opacity"] = .number(0) }
+            if poly.text(of: "outline") == "0" { properties["stroke-opacity"] = .number(0) }
+        }
+        if let line = node.first("LineStyle") {
+            if let c = line.first("color") { properties.merge(color(c.text, "stroke")) }
+            if let width = line.number(of: "width") { properties["stroke-width"] = .number(width) }
+        }
+        if let label = node.first("LabelStyle") {
+            if let c = label.first("color") { properties.merge(color(c.text, "label")) }
+            if let scale = label.number(of: "scale") { properties["label-scale"] = .number(scale) }
+        }
+        if let icon = node.first("IconStyle") {
+            if let c = icon.first("color") { properties.merge(color(c.text, "icon")) }
+            if let scale = icon.number(of: "scale") { properties["icon-scale"] = .number(scale) }
+            if let heading = icon.number(of: "heading") { properties["icon-heading"] = .number(heading) }
+            if let spot = icon.first("hotSpot") {
+                let x = JavaScriptNumber.parseFloat(Array((spot.attribute("x") ?? "").utf8))
+                let y = JavaScriptNumber.parseFloat(Array((spot.attribute("y") ?? "").utf8))
+                if !x.isNaN && !y.isNaN {
+                    properties["icon-offset"] = .numbers([x, y])
+                    properties["icon-offset-units"] = .array([
+                        .string(spot.attribute("xunits") ?? ""), .string(spot.attribute("yunits") ?? ""),
+                    ])
+                }
+            }
+            properties.merge(iconHref(icon))
+        }
+        return properties
+    }
+
+    /// A KML colour (`aabbggrr`, or `rrggbb` / `rgb` as some writers put it) as a CSS colour and an opacity.
+    private static func color(_ text: String, _ prefix: String) -> KMLProperties {
+        var properties = KMLProperties()
+        let key = prefix == "stroke" || prefix == "fill" ? prefix : prefix + "-color"
+        var v = Array(text.utf16)
+        if v.first == 0x23 { v.removeFirst() }
+        let s = { (range: Range<Int>) in String(decoding: v[range], as: UTF16.self) }
+        if v.count == 6 || v.count == 3 {
+            properties[key] = .string("#" + s(0..<v.count))
+        } else if v.count == 8 {
+            properties[prefix + "-opacity"] = .number(parseHex(s(0..<2)) / 255)
+            properties[key] = .string("#" + s(6..<8) + s(4..<6) + s(2..<4))
+        }
+        return properties
+    }
+
+    /// JavaScript's `parseInt(text, 16)`: the hexadecimal digits at the start, NaN when there are none.
+    private static func parseHex(_ text: String) -> Double {
+        var value = 0.0
+        var any = false
+        for c in text.trimmingSpaces() {
+            guard let digit = c.hexDigitValue else { break }
+            value = value * 16 + Double(digit)
+            any = true
+        }
+        return any ? value : .nan
+    }
+
+    // MARK: Geometry
+
+    /// The geometries of the element's own children (MultiGeometry and MultiTrack read through), and the
+    /// times of each `gx:Track` that has some.
+    private static func geometry(of node: KMLElement) -> (geometries: [JSONValue], times: [JSONValue]) {
+        var geometries: [JSONValue] = []
+        var times: [JSONValue] = []
+        for child in node.elements {
+            switch child.name {
+            case "MultiGeometry", "MultiTrack":
+                let inner = geometry(of: child)
+                geometries += inner.geometries
+                times += inner.times
+            case "Point":
+                let squashed = child.first("coordinates")?.positions?.squashed ?? []
+                var numbers: [Double] = []
+                for part in squashed.split(separator: 0x2C, omittingEmptySubsequences: false) {
+                    let value = JavaScriptNumber.parseFloat(part)
+                    if !value.isNaN { numbers.append(value) }
+                }
+                if numbers.count >= 2 { geometries.append(point(.numbers(Array(numbers.prefix(3))))) }
+            case "LineString", "LinearRing":
+                if let positions = child.first("coordinates")?.positions, positions.counts.count >= 2 {
+                    geometries.append(line(positions.array))
+                }
+            case "Polygon":
+                var rings: [JSONValue] = []
+                for ring in child.descendants("LinearRing") {
+                    let positions = closed(ring.first("coordinates")?.positions?.json() ?? [])
+                    if positions.count >= 4 { rings.append(.array(positions)) }
+                }
+                if !rings.isEmpty { geometries.append(polygon(rings)) }
+            case "Track":
+                guard let positions = child.positions, let first = positions.first else { break }
+                // As togeojson 7.1.2: a track of two positions is a Point (of the first); its next release makes it
+                // a line. The KML writer never writes one.
+                geometries.append(positions.counts.count > 2 ? line(positions.array) : point(first))
+                if !child.times.isEmpty { times.append(.array(child.times.map(JSONValue.string))) }
+            default: break
+            }
+        }
+        return (geometries, times)
+    }
+
+    /// The ring with its first position repeated at its end, unless it is there already.
+    private static func closed(_ ring: [JSONValue]) -> [JSONValue] {
+        guard let first = ring.first, let last = ring.last else { return ring }
+        return first == last ? ring : ring + [first]
+    }
+
+    private static func point(_ position: JSONValue) -> JSONValue {
+        .object([("type", .string("Point")), ("coordinates", position)])
+    }
+
+    private static func line(_ positions: JSONValue) -> JSONValue {
+        .object([("type", .string("LineString")), ("coordinates", positions)])
+    }
+
+    private static func polygon(_ rings: [JSONValue]) -> JSONValue {
+        .object([("type", .string("Polygon")), ("coordinates", .array(rings))])
+    }
+}

@@ -1,0 +1,285 @@
+/// Reads Garmin Training Center XML (TCX: the activities and courses Garmin Connect exports) in one
+/// streaming pass and hands it on as GeoJSON features in the shape of togeojson's `tcx()`, or as GPX content.
+///
+/// Each `Lap` of an activity is one feature, and all the `Courses` together one more (after the laps), as
+/// togeojson makes them: a LineString, or a MultiLineString when the lap has several `Track`s of two or more
+/// positioned points; lap totals as properties (`totalTimeSeconds`, `distanceMeters`, `maxSpeed`,
+/// `avgHeartRate`, `maxHeartRate`, and from the ActivityExtension `avgSpeed`, `avgWatts`, `maxWatts`; a
+/// course's `name`); `coordinateProperties.times` and `.heart`; and per-point `cadences`, `speeds` and
+/// `watts` (ActivityExtension) as togeojson writes them, one value per `Trackpoint`. Besides togeojson's,
+/// `coordinateProperties` has `heart`, `cads`, `speeds` and `powers` aligned with the coordinates (`null`
+/// where a point has none), so that the points keep their sensor values on the way to GPX.
+///
+/// Memory holds one lap at a time. As GPX content (``read(_:handler:)``) each lap is a track whose segments
+/// are its `Track`s, with times, heart rate, cadence, speed and power in its points.
+public struct TCXReader: FeatureFileReader {
+    /// When true, what would be a warning is an error (``XMLFormatError/invalidValue(line:column:reason:)``).
+    public var strict: Bool
+    /// Called for each value left out.
+    public var onWarning: (ReadWarning) -> Void
+
+    /// A reader; `onWarning` receives each value left out.
+    public init(strict: Bool = false, onWarning: @escaping (ReadWarning) -> Void = { _ in }) {
+        self.strict = strict
+        self.onWarning = onWarning
+    }
+
+    /// Reads `input` to its end, handing each lap (and the courses) to `handler` as a track.
+    ///
+    /// - Throws: ``XMLFormatError`` for a file that is not TCX, ``IOError`` when reading fails, and whatever
+    ///   `handler` throws.
+    public func read(_ input: InputFile, handler: GPXHandler) throws {
+        try readFeatures(input, into: handler)
+    }
+
+    /// Reads `input` to its end, calling `body` with each feature (a GeoJSON Feature in togeojson's shape)
+    /// and the line and column where its lap starts.
+    ///
+    /// - Throws: ``XMLFormatError`` for a file that is not TCX, ``IOError`` when reading fails, and whatever
+    ///   `body` throws.
+    package func features(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws {
+        try TCXStateMachine(body: body).read(input)
+    }
+}
+
+/// The element-by-element logic of ``TCXReader``.
+final class TCXStateMachine: XMLFormatMachine {
+    /// Lap totals: element name → property.
+    static let lapFields: [(String, String)] = [
+        ("TotalTimeSeconds", "totalTimeSeconds"), ("DistanceMeters", "distanceMeters"), ("MaximumSpeed", "maxSpeed"),
+        ("AverageHeartRateBpm", "avgHeartRate"), ("MaximumHeartRateBpm", "maxHeartRate"), ("AvgSpeed", "avgSpeed"),
+        ("AvgWatts", "avgWatts"), ("MaxWatts", "maxWatts"),
+    ]
+    /// Per-point values togeojson writes beside the coordinates: element name → property.
+    static let pointFields: [(String, String)] = [
+        ("heartRate", "heartRates"), ("Cadence", "cadences"), ("Speed", "speeds"), ("Watts", "watts"),
+    ]
+    private static let lapNames = Set(lapFields.map(\.0) + ["Name"])
+    private static let pointNames = Set(
+        pointFields.map(\.0) + ["LongitudeDegrees", "LatitudeDegrees", "HeartRateBpm", "Time", "AltitudeMeters"])
+
+    /// A Trackpoint as read: the first text of each name inside it.
+    private struct Point {
+        var texts: [String: String] = [:]
+        func number(_ name: String) -> Double? {
+            guard let text = texts[name] else { return nil }
+            let value = JavaScriptNumber.parseFloat(Array(text.utf8))
+            return value.isNaN ? nil : value
+        }
+    }
+
+    /// A Track: its positioned points and the togeojson columns.
+    private struct Segment {
+        var coordinates: [JSONValue] = []
+        var times: [JSONValue] = []
+        var hearts: [JSONValue] = []
+        /// Aligned with `coordinates`, for the GPX side: heart, cadence, speed, power.
+        var sensors: [[JSONValue]] = [[], [], [], []]
+        var anyTime = false
+        var anyHeart = false
+        /// togeojson's per-Trackpoint columns (one entry per Trackpoint, positioned or not).
+        var columns: [String: [JSONValue]] = [:]
+        var trackpoints = 0
+    }
+
+    /// A Lap, or the Courses: its first texts, and its Tracks.
+    private final class Scope {
+        let line: Int
+        let column: Int
+        var texts: [String: String] = [:]
+        var trackCount = 0
+        var segments: [Segment] = []
+        init(line: Int, column: Int) {
+            self.line = line
+            self.column = column
+        }
+    }
+
+    private let body: (JSONValue, Int, Int) throws -> Void
+    private var sawRoot = false
+    private var names: [String] = []
+    private var scopes: [Scope] = []
+    private var courses: Scope?
+    private var laps: [JSONValue] = []
+    private var segment: Segment?
+    private var point: Point?
+    /// Texts being read: (depth where the element opened, name, text, is it the point's).
+    private var captures: [(depth: Int, name: String, text: [UInt8], forPoint: Bool)] = []
+    private var lapFeatures: [(JSONValue, Int, Int)] = []
+
+    init(body: @escaping (JSONValue, Int, Int) throws -> Void) {
+        self.body = body
+    }
+
+    override func finish() throws {
+        if let failure { throw failure }
+        if let error = XMLFormatError.from(parser, openElement: names.last, root: "TrainingCenterDatabase") {
+            throw error
+        }
+        if !sawRoot {
+            throw XMLFormatError.malformed(line: parser.line, column: parser.column, reason: "no root element")
+        }
+    }
+
+    override func startElement(
+        localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?, attributes: XMLAttributes
+    ) {
+        let name = XMLName.string(localName)
+        guard sawRoot else {
+            guard name == "TrainingCenterDatabase" else {
+                fail(
+                    XMLFormatError.wrongRoot(
+                        line: parser.line, column: parser.column, format: "TCX", expected: "TrainingCenterDatabase",
+                        root: name))
+                return
+            }
+            sawRoot = true
+            names.append(name)
+            return
+        }
+        names.append(name)
+        switch name {
+        case "Lap", "Courses":
+            scopes.append(Scope(line: parser.line, column: parser.column))
+        case "Track" where !scopes.isEmpty:
+            for scope in scopes { scope.trackCount += 1 }
+            segment = Segment()
+        case "Trackpoint" where segment != nil:
+            point = Point()
+            segment?.trackpoints += 1
+        default:
+            if point != nil, Self.pointNames.contains(name), point?.texts[name] == nil,
+                !captures.contains(where: { $0.forPoint && $0.name == name })
+            {
+                captures.append((names.count, name, [], true))
+            }
+            if let scope = scopes.last, Self.lapNames.contains(name), scope.texts[name] == nil,
+                !captures.contains(where: { !$0.forPoint && $0.name == name })
+            {
+                captures.append((names.count, name, [], false))
+            }
+        }
+    }
+
+    override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !captures.isEmpty else { return }
+        for i in captures.indices where captures[i].text.count + bytes.count <= 4096 {
+            captures[i].text.append(contentsOf: bytes)
+        }
+    }
+
+    override func endElement() {
+        let depth = names.count
+        guard let name = names.popLast() else { return }
+        while let last = captures.last, last.depth == depth {
+            captures.removeLast()
+            let text = String(decoding: last.text, as: UTF8.self)
+            if last.forPoint {
+                point?.texts[last.name] = text
+            } else {
+                scopes.last?.texts[last.name] = text
+            }
+        }
+        switch name {
+        case "Trackpoint" where point != nil:
+            if let p = point { add(p) }
+            point = nil
+        case "Track" where segment != nil:
+            if let s = segment, s.trackpoints >= 2, s.coordinates.count >= 2 {
+                for scope in scopes { scope.segments.append(s) }
+            }
+            segment = nil
+        case "Lap", "Courses":
+            guard let scope = scopes.popLast() else { return }
+            // A lap's first texts are also the enclosing scope's, when it has none of its own yet.
+            if let outer = scopes.last { outer.texts.merge(scope.texts) { own, _ in own } }
+            do {
+                if let feature = Self.feature(scope) { try body(feature, scope.line, scope.column) }
+            } catch {
+                fail(error)
+            }
+        default: break
+        }
+    }
+
+    private func add(_ p: Point) {
+        // Taken out while it grows, so that its arrays grow in place.
+        guard var s = segment else { return }
+        segment = nil
+        let index = s.trackpoints - 1
+        if let lon = p.number("LongitudeDegrees"), let lat = p.number("LatitudeDegrees") {
+            // togeojson's per-Trackpoint columns have a value only where the Trackpoint has a position.
+            for (element, key) in Self.pointFields {
+                guard let value = p.number(element) else { continue }
+                while s.columns[key, default: []].count < index { s.columns[key, default: []].append(.null) }
+                s.columns[key, default: []].append(.number(value))
+            }
+            var position = [lon, lat]
+            if let altitude = p.number("AltitudeMeters") { position.append(altitude) }
+            s.coordinates.append(.numbers(position))
+            let time = p.texts["Time"].flatMap { $0.isEmpty ? nil : $0 }
+            s.times.append(time.map(JSONValue.string) ?? .null)
+            s.anyTime = s.anyTime || time != nil
+            // togeojson keeps a heart rate only when it is a number other than 0.
+            let heart = p.texts["HeartRateBpm"].map { JavaScriptNumber.parseFloat(Array($0.utf8)) }
+            let keptHeart = heart.flatMap { $0.isNaN || $0 == 0 ? nil : $0 }
+            s.hearts.append(keptHeart.map(JSONValue.number) ?? .null)
+            s.anyHeart = s.anyHeart || keptHeart != nil
+            let sensors = [keptHeart, p.number("Cadence"), p.number("Speed"), p.number("Watts")]
+            for (k, value) in sensors.enumerated() { s.sensors[k].append(value.map(JSONValue.number) ?? .null) }
+        }
+        segment = s
+    }
+
+    private static func feature(_ scope: Scope) -> JSONValue? {
+        let segments = scope.segments
+        guard !segments.isEmpty else { return nil }
+        var properties: [(String, JSONValue)] = []
+        for (element, key) in lapFields {
+            guard let text = scope.texts[element] else { continue }
+            let value = JavaScriptNumber.parseFloat(Array(text.utf8))
+            if !value.isNaN { properties.append((key, .number(value))) }
+        }
+        if let name = scope.texts["Name"] { properties.append(("name", .string(name))) }
+        let multi = segments.count > 1
+        // togeojson's per-Trackpoint columns: flat for a lap of one Track, else one array per line kept.
+        for (_, key) in pointFields where segments.contains(where: { $0.columns[key] != nil }) {
+            func column(_ s: Segment) -> [JSONValue] {
+                var values = s.columns[key] ?? []
+                while values.count < s.trackpoints { values.append(.null) }
+                return values
+            }
+            if scope.trackCount == 1 {
+                properties.append((key, .array(column(segments[0]))))
+            } else {
+                properties.append(
+                    (
+                        key,
+                        .array(
+                            segments.map {
+                                $0.columns[key] == nil
+                                    ? .array(Array(repeating: .null, count: $0.coordinates.count)) : .array(column($0))
+                            })
+                    ))
+            }
+        }
+        func series(_ values: (Segment) -> [JSONValue]) -> JSONValue {
+            multi ? .array(segments.map { .array(values($0)) }) : .array(values(segments[0]))
+        }
+        var perPoint: [(String, JSONValue)] = []
+        if segments.contains(where: \.anyTime) { perPoint.append(("times", series(\.times))) }
+        if segments.contains(where: \.anyHeart) { perPoint.append(("heart", series(\.hearts))) }
+        for (k, key) in ["cads", "speeds", "powers"].enumerated()
+        where segments.contains(where: { $0.sensors[k + 1].contains { !$0.isNull } }) {
+            perPoint.append((key, series { $0.sensors[k + 1] }))
+        }
+        if !perPoint.isEmpty { properties.append(("coordinateProperties", .object(perPoint))) }
+        let geometry: JSONValue =
+            multi
+            ? .object([
+                ("type", .string("MultiLineString")), ("coordinates", .array(segments.map { .array($0.coordinates) })),
+            ])
+            : .object([("type", .string("LineString")), ("coordinates", .array(segments[0].coordinates))])
+        return .object([("type", .string("Feature")), ("geometry", geometry), ("properties", .object(properties))])
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import RouteKit
+
+/// Features of a KML file as text, one FeatureCollection, as `routekit convert` writes them.
+func featureText(_ read: (@escaping (JSONValue, Int, Int) throws -> Void) throws -> Void) throws -> String {
+    var buffer = ByteBuffer()
+    buffer.append("{\"type\":\"FeatureCollection\",\"features\":[")
+    var first = true
+    try read { feature, _, _ in
+        buffer.append(first ? "\n" : ",\n")
+        first = false
+        feature.append(to: &buffer)
+    }
+    buffer.append("\n]}\n")
+    return buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+}
+
+/// Compares `text` with the golden file `name` in Fixtures; ROUTEKIT_UPDATE_GOLDEN=1 rewrites it.
+func expectGolden(_ text: String, _ name: String) throws {
+    let path = Fixture.path(name)
+    if ProcessInfo.processInfo.environment["ROUTEKIT_UPDATE_GOLDEN"] == "1" {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    #expect(text == (try String(contentsOfFile: path, encoding: .utf8)))
+}
+
+@Suite struct KMLReaderTests {
+    static func document(_ bytes: [UInt8], warnings: inout [String]) throws -> GPXDocument {
+        let builder = GPXDocumentBuilder()
+        var heard: [String] = []
+        try KMLReader { heard.append($0.description) }.read(InputFile(name: "x.kml", bytes: bytes), handler: builder)
+        warnings = heard
+        return builder.document
+    }
+
+    static func kml(_ body: String) -> [UInt8] {
+        Array(
+            ("<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">"
+                + body + "</kml>").utf8)
+    }
+
+    @Test func readsPlacemarksStylesDataAndOverlaysInTogeojsonsShape() throws {
+        let text = try featureText { body in
+            try KMLReader().features(InputFile(path: Fixture.path("places.kml")), body: body)
+        }
+        try expectGolden(text, "places.kml.geojson")
+        // What the golden file shows, spelled out.
+        let features = try #require(
+            JSONValue.read(InputFile(name: "x", bytes: Array(text.utf8)))["features"]?.elements)
+        #expect(features.count == 8)
+        let hut = features[0]["properties"] ?? .null
+        #expect(features[0]["id"]?.string == "vrsic")
+        #expect(hut["description"]?["@type"]?.string == "html")
+        #expect(hut["beds"]?.number == 52 && hut["warden"]?.string == "Ana" && hut["open"] == .bool(true))
+        #expect(hut["icon"]?.string == "https://example.org/hut.png" && hut["icon-color"]?.string == "#ffff00")
+        #expect(features[1]["properties"]?["visibility"] == .bool(false))
+        // A StyleMap, and a style defined after the Placemark that uses it.
+        #expect(features[2]["properties"]?["stroke"]?.string == "#ff0000")
+        #expect(features[5]["properties"]?["stroke"]?.string == "#00ff00")
+        // The polygon's outer ring is closed; the ground overlay comes last, with its box.
+        #expect(features[3]["geometry"]?["coordinates"]?.elements?[0].elements?.count == 5)
+        #expect(features[7]["properties"]?["@geometry-type"]?.string == "groundoverlay")
+        #expect(features[7]["bbox"] == .numbers([13.6, 46.3, 13.9, 46.5]))
+    }
+
+    @Test func readsLinesAsTracksAndPointsAsWaypoints() throws {
+        var warnings: [String] = []
+        let document = try Self.document(try Fixture.bytes("places.kml"), warnings: &warnings)
+        #expect(document.tracks.map(\.name) == ["Trenta trail", "Pass and its road", "Morning ride"])
+        #expect(document.tracks.map { $0.segments.map(\.points.count) } == [[4], [2, 2], [3, 3]])
+        let ride = document.tracks[2]
+        #expect(ride.segments[0].points[0].time == Timestamp("2026-07-04T06:00:00Z"))
+        #expect(ride.segments[1].points[2].elevation == 853)
+        #expect(document.waypoints.map(\.name) == ["Erjavčeva koča", "Hidden hut", "Pass and its road"])
+        #expect(document.waypoints[0].time == Timestamp("2026-07-04T10:15:00+02:00"))
+        #expect(document.waypoints[0].details.description == "<b>Open</b> June to September")
+        #expect(warnings.count == 3, "\(warnings)")  // the lake, the feature without geometry, the overlay
+        #expect(warnings.contains { $0.contains("Polygon, which GPX cannot hold") })
+    }
+
+    @Test func strictMakesWhatGPXCannotHoldAnError() throws {
+        let bytes = Self.kml(
+            "<Placemark><Polygon><outerBoundaryIs><LinearRing><coordinates>0,0 1,0 1,1 0,0"
+                + "</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark>")
+        #expect(throws: XMLFormatError.self) {
+            try KMLReader(strict: true).read(InputFile(name: "x", bytes: bytes), handler: GPXDocumentBuilder())
+        }
+    }
+
+    @Test func coordinatesAreReadAsTogeojsonReadsThem() throws {
+        var warnings: [String] = []
+        let document = try Self.document(
+            Self.kml(
+                "<Placemark><LineString><coordinates>\n 1,2,3,4\t5,6\n7 x,y 8,9e1,z </coordinates></LineString>"
+                    + "</Placemark>"), warnings: &warnings)
+        let points = document.tracks[0].segments[0].points
+        #expect(points.map(\.coordinate.longitude) == [1, 5, 8])
+        #expect(points.map(\.coordinate.latitude) == [2, 6, 90])
+        #expect(points.map(\.elevation) == [3, nil, nil])
+    }
+
+    @Test func readsADocumentWithoutItsKMLRoot() throws {
+        let bytes = Array(
+            ("<Document xmlns=\"http://www.opengis.net/kml/2.2\"><Placemark><name>p</name>"
+                + "<Point><coordinates>14,46</coordinates></Point></Placemark></Document>").utf8)
+        let builder = GPXDocumentBuilder()
+        try KMLReader().read(InputFile(name: "x", bytes: bytes), handler: builder)
+        #expect(builder.document.waypoints.map(\.name) == ["p"])
+    }
+
+    @Test func refusesWhatIsNotKML() throws {
+        let reader = KMLReader()
+        #expect(throws: XMLFormatError.wrongRoot(line: 1, column: 5, format: "KML", expected: "kml", root: "gpx")) {
+            try reader.read(InputFile(name: "x", bytes: Array("<gpx/>".utf8)), handler: GPXDocumentBuilder())
+        }
+        let cut = Array(Self.kml("<Placemark><name>cut").dropLast(6))
+        #expect {
+            try reader.read(InputFile(name: "x", bytes: cut), handler: GPXDocumentBuilder())
+        } throws: {
+            "\($0)".contains("the file ends inside <name>: is it truncated?")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+@testable import RouteKit
+
+@Suite struct TCXReaderTests {
+    @Test func readsLapsAndCoursesInTogeojsonsShape() throws {
+        let text = try featureText { body in
+            try TCXReader().features(InputFile(path: Fixture.path("ride.tcx")), body: body)
+        }
+        try expectGolden(text, "ride.tcx.geojson")
+        let features = try #require(
+            JSONValue.read(InputFile(name: "x", bytes: Array(text.utf8)))["features"]?.elements)
+        #expect(features.count == 3)
+        let lap = features[0]["properties"] ?? .null
+        #expect(lap["totalTimeSeconds"]?.number == 20 && lap["avgHeartRate"]?.number == 121)
+        #expect(lap["avgWatts"]?.number == 220 && lap["maxSpeed"]?.number == 9.5)
+        // One value per Trackpoint: none where the Trackpoint has no position.
+        #expect(lap["cadences"] == .array([.number(80), .null, .number(82)]))
+        #expect(features[1]["geometry"]?["type"]?.string == "MultiLineString")
+        #expect(features[2]["properties"]?["name"]?.string == "Vršič")
+        #expect(features[2]["properties"]?["distanceMeters"]?.number == 12000)
+    }
+
+    @Test func readsLapsAsTracksWithTheirSensors() throws {
+        let builder = GPXDocumentBuilder()
+        try TCXReader().read(InputFile(path: Fixture.path("ride.tcx")), handler: builder)
+        let tracks = builder.document.tracks
+        #expect(tracks.map { $0.segments.map(\.points.count) } == [[2], [2, 2], [2]])
+        let first = tracks[0].segments[0].points
+        #expect(first[0].sensors == SensorReadings(heartRate: 120, cadence: 80, speed: 8.5, power: 210))
+        #expect(first[1].sensors == SensorReadings(cadence: 82, power: 230))  // a heart rate of 0 is none
+        #expect(first[1].time == Timestamp("2026-07-04T06:00:20Z") && first[1].elevation == 805)
+        #expect(tracks[2].name == "Vršič")
+    }
+
+    @Test func refusesWhatIsNotTCX() throws {
+        #expect {
+            try TCXReader().read(InputFile(name: "x", bytes: Array("<kml/>".utf8)), handler: GPXDocumentBuilder())
+        } throws: {
+            "\($0)".contains("not a TCX file: the root element is <kml>, expected <TrainingCenterDatabase>")
+        }
+    }
+}
