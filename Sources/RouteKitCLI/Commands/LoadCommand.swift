@@ -9,10 +9,11 @@ struct LoadCommand: Command {
         Usage: routekit load CATALOG... --into postgresql://… [--table NAME] [--replace]
                routekit load TRACK.gpx... --into postgresql://… --table NAME [--replace]
 
-        Writes clubroom catalogs (SkautIS XML, CSV or GeoJSON, as routekit near reads them) or GPX
-        tracks into a table of a PostgreSQL database with PostGIS, for catalogs and archives beyond one
-        file. GPX files are loaded as tracks, anything else as catalogs. The load is one transaction:
-        COPY in batches, then the GiST index; a load that fails leaves the database as it was.
+        Writes clubroom catalogs (SkautIS XML, CSV or GeoJSON, as routekit near reads them) or tracks
+        into a table of a PostgreSQL database with PostGIS, for catalogs and archives beyond one file.
+        GPX, KML and TCX files are loaded as tracks, anything else as catalogs. The load is one
+        transaction: COPY in batches, then the GiST index; a load that fails leaves the database as it
+        was.
 
         Clubrooms: one row per clubroom (id, its fields, units and meetings as JSONB, the position as
         geography(Point, 4326) with a GiST index); routekit near, map --clubrooms and stages
@@ -125,10 +126,11 @@ struct LoadCommand: Command {
         return .success
     }
 
-    /// True when the file is GPX (an XML document whose root is `gpx`), judged from its first 4 KB.
+    /// True when the file holds tracks: GPX, KML or TCX, as the readers recognise them from the content.
     static func isGPX(_ path: String) throws -> Bool {
-        let head = try InputFile(path: path).peek(4096)
-        let text = String(decoding: head, as: UTF8.self).lowercased()
-        return text.contains("<gpx") || text.contains(":gpx ")
+        switch try InputFormat.detect(try InputFile(path: path)) {
+        case .gpx, .kml, .tcx: return true
+        case .geojson, nil: return false
+        }
     }
 }
