@@ -101,6 +101,24 @@ import Testing
         #expect(!filled.standardOutput.contains("<ele>\(Self.text(first))</ele>"))
     }
 
+    @Test func batchConversionTakesTheDEMsHeightsInEveryFile() throws {
+        let (folder, dem, track) = try Self.setUp()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let second = folder.appendingPathComponent("long.gpx").path
+        try Data(Self.track(lonEnd: 13.37).utf8).write(to: URL(fileURLWithPath: second))
+        let out = folder.appendingPathComponent("out").path + "/"
+        let run = try CLI.run(["convert", "--dem", dem, "--to", "gpx", track, second, "-o", out])
+        #expect(run.status == 0)
+        // One warning for the whole run, with the points off the DEM of both files counted together.
+        #expect(run.standardError.split(separator: "\n").count == 1 && run.standardError.contains("points outside"))
+        let model = try ElevationModel(path: dem)
+        let first = try #require(try model.elevation(at: Coordinate(latitude: 46.01, longitude: 13.01)))
+        for name in ["track.gpx", "long.gpx"] {
+            let points = try GPXReader().document(at: out + name).tracks[0].segments[0].points
+            #expect(points[0].elevation == first, "\(name)")
+        }
+    }
+
     @Test func pointsOffTheDEMKeepTheirElevationWithOneWarningOrFailWhenStrict() throws {
         let (folder, dem, _) = try Self.setUp()
         defer { try? FileManager.default.removeItem(at: folder) }
