@@ -147,7 +147,8 @@ struct ConvertCommand: Command {
     /// - Throws: a usage error when -o ends in an extension RouteKit does not write (`out.txt`): RouteKit never
     ///   writes one format under another's name.
     func formatOfOutputName() throws -> OutputFormat? {
-        guard let output, output != "-" else { return nil }
+        // A folder (`-o OUTDIR/`) names no format.
+        guard let output, output != "-", !output.hasSuffix("/") else { return nil }
         let lower = output.lowercased()
         if let (_, format) = OutputFormat.extensions.first(where: { lower.hasSuffix($0.0) }) { return format }
         let name = lower.split(separator: "/").last.map(String.init) ?? lower
