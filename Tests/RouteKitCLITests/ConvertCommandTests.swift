@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import RouteKitCLI
+
 @Suite struct ConvertCommandTests {
     @Test(arguments: [["--help"], ["convert", "--help"], ["help", "convert"]])
     func helpTextsMatchTheirGoldenFiles(arguments: [String]) throws {
@@ -195,6 +197,16 @@ import Testing
         #expect(run.standardError.isEmpty)
         // The same text the library's golden test holds.
         #expect(run.standardOutput == (try String(contentsOfFile: CLI.fixture(name + ".geojson"), encoding: .utf8)))
+    }
+
+    @Test func theOutputNameChoosesTheFormatOrIsRefused() throws {
+        func format(_ output: String) throws -> ConvertCommand.OutputFormat? {
+            try ConvertCommand.parse(["a.gpx", "-o", output]).formatOfOutputName()
+        }
+        #expect(try format("x.KML") == .kml && format("x.geojsons") == .geojsonseq && format("x.json") == .geojson)
+        #expect(try format("out") == nil && format("out.d/") == nil && format(".hidden") == nil)
+        #expect(throws: CLIError.self) { try format("x.txt") }
+        #expect(throws: CLIError.self) { try format("dir.d/x.kmz") }
     }
 
     @Test func onlyKeepsTheKindsAsked() throws {

@@ -37,8 +37,9 @@ struct ConvertCommand: Command {
         the courses) with the lap totals (totalTimeSeconds, distanceMeters, maxSpeed, avgHeartRate, ...),
         times and heart rate per point, cadences, speeds and watts. To GPX, KML lines become tracks and
         Points waypoints (polygons have no GPX form and are left out with a warning); TCX laps become
-        tracks with their sensor values. KML output: a track whose points all have times is a gx:Track,
-        other tracks and routes LineStrings (a MultiGeometry for several segments), waypoints Points.
+        tracks with their sensor values. KML output: a track whose points all have times (three or more
+        a segment) is a gx:Track, other tracks and routes LineStrings (a MultiGeometry for several
+        segments), waypoints Points with their name, description and time.
 
         Bad values (a latitude of "undefined", an elevation that is not a number) are left out with a
         warning naming the line; --strict makes them errors. A file that cannot be read as its format is
@@ -161,7 +162,8 @@ struct ConvertCommand: Command {
     /// - Throws: a usage error when -o ends in an extension RouteKit does not write (`out.txt`): RouteKit never
     ///   writes one format under another's name.
     func formatOfOutputName() throws -> OutputFormat? {
-        guard let output, output != "-" else { return nil }
+        // A folder (`-o OUTDIR/`) names no format.
+        guard let output, output != "-", !output.hasSuffix("/") else { return nil }
         let lower = output.lowercased()
         if let (_, format) = OutputFormat.extensions.first(where: { lower.hasSuffix($0.0) }) { return format }
         let name = lower.split(separator: "/").last.map(String.init) ?? lower
