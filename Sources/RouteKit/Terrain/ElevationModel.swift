@@ -97,7 +97,9 @@ public final class ElevationModel: Sendable {
         CPLSetConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "EMPTY_DIR")
         GDALAllRegister()
         for name in ["HTTP", "WMS", "WMTS", "WCS", "DAAS", "EEDAI", "PLMosaic", "OGCAPI", "NGW", "STACTA", "STACIT"] {
-            if let driver = GDALGetDriverByName(name) { GDALDeregisterDriver(driver) }
+            guard let driver = GDALGetDriverByName(name) else { continue }
+            GDALDeregisterDriver(driver)
+            GDALDestroyDriver(driver)
         }
         return true
     }()
