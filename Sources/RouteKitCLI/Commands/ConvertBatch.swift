@@ -52,7 +52,9 @@ extension ConvertCommand {
                     throw CLIError.data("\(file.path): neither GPX nor GeoJSON")
                 }
                 let out = try OutputStream.create(path: target.path)
-                try convert([(file, inputFormat)], to: target.format, into: out, dem: model, console: capture.console)
+                try convert(
+                    [(file, inputFormat)], to: target.format, into: out, dem: model, overlapped: false,
+                    console: capture.console)
                 try out.commit()
                 return Outcome(messages: capture.messages, status: .success)
             } catch {
@@ -148,7 +150,8 @@ extension ConvertCommand {
                 do {
                     try convert(
                         [files[start + k]], to: format, into: part.spools.tracks,
-                        parts: (part.spools.routes, part.spools.waypoints), dem: dem, console: capture.console)
+                        parts: (part.spools.routes, part.spools.waypoints), dem: dem, overlapped: false,
+                        console: capture.console)
                 } catch {
                     part.failure = error
                 }

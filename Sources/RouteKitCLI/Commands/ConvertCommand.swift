@@ -197,9 +197,12 @@ struct ConvertCommand: Command {
 
     /// Converts `files` into one output in `format`, printing each file's warnings after it. With `parts`
     /// (a text sequence only), the routes and waypoints held back go there instead of after the tracks.
+    /// `overlapped` reads and writes on two threads; a worker among many (whose files already keep every core
+    /// busy) does both on its own thread.
     func convert(
         _ files: [(InputFile, InputFormat)], to format: OutputFormat, into out: any ByteSink,
-        parts: (routes: any ByteSink, waypoints: any ByteSink)? = nil, dem model: DEMUse? = nil, console: Console
+        parts: (routes: any ByteSink, waypoints: any ByteSink)? = nil, dem model: DEMUse? = nil,
+        overlapped: Bool = true, console: Console
     ) throws {
         // The writer runs on the pipeline's thread: its warnings wait here and are printed by this thread
         // once the file is through.
@@ -243,8 +246,8 @@ struct ConvertCommand: Command {
             written = { writer.itemsWritten }
         }
 
-        // Reading and writing overlap on two threads.
-        let pipeline = GPXPipeline(into: sink)
+        // Reading and writing overlap on two threads, unless the worker is one of many.
+        let pipeline = overlapped ? GPXPipeline(into: sink) : nil
         for (file, inputFormat) in files {
             pending.path = file.path
             defer { flushWarnings() }
@@ -252,9 +255,15 @@ struct ConvertCommand: Command {
             if let features, inputFormat == .kml || inputFormat == .tcx {
                 try readFeatures(file, format: inputFormat, into: features)
             } else {
-                try readInput(
-                    file, format: inputFormat, strict: strict, quiet: quiet, console: console, dem: model,
-                    through: pipeline)
+                if let pipeline {
+                    try readInput(
+                        file, format: inputFormat, strict: strict, quiet: quiet, console: console, dem: model,
+                        through: pipeline)
+                } else {
+                    try readInput(
+                        file, format: inputFormat, strict: strict, quiet: quiet, console: console, dem: model,
+                        handler: sink)
+                }
             }
             if written() == before { warn("nothing to convert: no \(kinds.names) with a point") }
         }
