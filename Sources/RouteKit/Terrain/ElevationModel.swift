@@ -1,6 +1,5 @@
 import CGDAL
 import Foundation
-import Synchronization
 
 /// A digital elevation model: one raster GDAL reads (GeoTIFF, SRTM `.hgt`, VRT, …) or a folder of tiles, giving
 /// the terrain's elevation at a WGS84 position by bilinear interpolation between sample centres.
@@ -10,8 +9,8 @@ import Synchronization
 /// tiles by the degree in their name (`N46E013.hgt`, also zipped), other rasters by their extent, read from
 /// their header when the folder is opened. Samples are read in windows of 256 × 256, each read once and
 /// kept (the least recently used are dropped beyond 64 MiB a tile). Safe to use from several threads: the
-/// lookups take turns.
-public final class ElevationModel: Sendable {
+/// lookups take turns under a lock (a pthread mutex, which ThreadSanitizer sees).
+public final class ElevationModel: @unchecked Sendable {
     /// What the model does to the elevations of a track.
     public enum Mode: String, Sendable, CaseIterable {
         /// Every point takes the model's elevation (where the model covers it).
@@ -46,7 +45,9 @@ public final class ElevationModel: Sendable {
 
     /// The file or folder the model was opened from.
     public let path: String
-    private let state: Mutex<Tiles>
+    private let lock = NSLock()
+    /// Touched only under `lock`.
+    private let tiles: Tiles
 
     /// Opens the raster at `path`, or the folder of tiles at `path`.
     public init(path: String) throws(ElevationModelError) {
@@ -58,28 +59,30 @@ public final class ElevationModel: Sendable {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw .cannotOpen(path: path, reason: "permission denied")
         }
-        state = Mutex(isFolder.boolValue ? try Tiles(folder: path) : Tiles(tile: try RasterTile(path: path)))
+        tiles = isFolder.boolValue ? try Tiles(folder: path) : Tiles(tile: try RasterTile(path: path))
     }
 
     /// The terrain's elevation at `coordinate` in metres, or nil where the model has no data.
     public func elevation(at coordinate: Coordinate) throws(ElevationModelError) -> Double? {
-        try state.withLock { tiles throws(ElevationModelError) in try tiles.elevation(at: coordinate) }
+        lock.lock()
+        defer { lock.unlock() }
+        return try tiles.elevation(at: coordinate)
     }
 
     /// Sets the elevations of `track`'s points from the model as `mode` says, counting into `tally`.
     public func apply(to track: inout Track, mode: Mode, tally: inout Tally) throws(ElevationModelError) {
-        try state.withLock { tiles throws(ElevationModelError) in
-            for s in track.segments.indices {
-                for p in track.segments[s].points.indices {
-                    let point = track.segments[s].points[p]
-                    guard mode == .replace || point.elevation == nil else { continue }
-                    if let e = try tiles.elevation(at: point.coordinate) {
-                        track.segments[s].points[p].elevation = e
-                        tally.fromModel += 1
-                    } else {
-                        tally.notCovered += 1
-                        if tally.firstNotCovered == nil { tally.firstNotCovered = point.coordinate }
-                    }
+        lock.lock()
+        defer { lock.unlock() }
+        for s in track.segments.indices {
+            for p in track.segments[s].points.indices {
+                let point = track.segments[s].points[p]
+                guard mode == .replace || point.elevation == nil else { continue }
+                if let e = try tiles.elevation(at: point.coordinate) {
+                    track.segments[s].points[p].elevation = e
+                    tally.fromModel += 1
+                } else {
+                    tally.notCovered += 1
+                    if tally.firstNotCovered == nil { tally.firstNotCovered = point.coordinate }
                 }
             }
         }

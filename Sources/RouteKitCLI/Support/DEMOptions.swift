@@ -1,5 +1,5 @@
+import Foundation
 import RouteKit
-import Synchronization
 
 /// `--dem` and `--dem-mode`, the same in every command that reads tracks: elevations from a digital elevation
 /// model instead of (or where missing from) the file's.
@@ -49,13 +49,19 @@ struct DEMOptions {
 
 /// An open DEM during one run: wraps each input's handler, and adds up what it did for one warning at the end.
 /// Files converted in parallel share it: the count takes turns.
-final class DEMUse: Sendable {
+final class DEMUse: @unchecked Sendable {
     let model: ElevationModel
     let mode: ElevationModel.Mode
     let strict: Bool
-    private let counted = Mutex(ElevationModel.Tally())
+    private let lock = NSLock()
+    /// Touched only under `lock`.
+    private var counted = ElevationModel.Tally()
     /// What the DEM did so far.
-    var tally: ElevationModel.Tally { counted.withLock { $0 } }
+    var tally: ElevationModel.Tally {
+        lock.lock()
+        defer { lock.unlock() }
+        return counted
+    }
 
     init(model: ElevationModel, mode: ElevationModel.Mode, strict: Bool) {
         self.model = model
@@ -76,7 +82,11 @@ final class DEMUse: Sendable {
     func add(_ handler: ElevationModelHandler) { add(handler.tally) }
 
     /// Counts what was done to a track in memory.
-    func add(_ tally: ElevationModel.Tally) { counted.withLock { $0.add(tally) } }
+    func add(_ tally: ElevationModel.Tally) {
+        lock.lock()
+        defer { lock.unlock() }
+        counted.add(tally)
+    }
 
     /// The one warning about the points the DEM does not cover, if there were any.
     func report(console: Console, quiet: Bool) {
