@@ -30,6 +30,16 @@ public final class ElevationModel: @unchecked Sendable {
 
         public init() {}
 
+        /// Counts one point: `elevation` is the model's there, nil where it does not cover `coordinate`.
+        mutating func count(_ elevation: Double?, at coordinate: Coordinate) {
+            if elevation != nil {
+                fromModel += 1
+            } else {
+                notCovered += 1
+                if firstNotCovered == nil { firstNotCovered = coordinate }
+            }
+        }
+
         /// Adds the counts of `other`, keeping the first uncovered point seen.
         public mutating func add(_ other: Tally) {
             fromModel += other.fromModel
@@ -77,13 +87,9 @@ public final class ElevationModel: @unchecked Sendable {
             for p in track.segments[s].points.indices {
                 let point = track.segments[s].points[p]
                 guard mode == .replace || point.elevation == nil else { continue }
-                if let e = try tiles.elevation(at: point.coordinate) {
-                    track.segments[s].points[p].elevation = e
-                    tally.fromModel += 1
-                } else {
-                    tally.notCovered += 1
-                    if tally.firstNotCovered == nil { tally.firstNotCovered = point.coordinate }
-                }
+                let e = try tiles.elevation(at: point.coordinate)
+                tally.count(e, at: point.coordinate)
+                if let e { track.segments[s].points[p].elevation = e }
             }
         }
     }

@@ -25,12 +25,9 @@ public final class ElevationModelHandler: GPXHandler {
     /// `elevation`, or the model's at `coordinate` as the mode says.
     private func elevation(_ elevation: Double?, at coordinate: Coordinate) throws -> Double? {
         guard mode == .replace || elevation == nil else { return elevation }
-        if let e = try model.elevation(at: coordinate) {
-            tally.fromModel += 1
-            return e
-        }
-        tally.notCovered += 1
-        if tally.firstNotCovered == nil { tally.firstNotCovered = coordinate }
+        let e = try model.elevation(at: coordinate)
+        tally.count(e, at: coordinate)
+        if let e { return e }
         try onNotCovered?(coordinate)
         return elevation
     }

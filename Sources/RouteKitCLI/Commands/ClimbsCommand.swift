@@ -60,9 +60,7 @@ struct ClimbsCommand: Command {
                 parse: OptionValues.metres, into: \.method.smoothingMeters),
         ]
             + DEMOptions.options(\.dem) + [
-                .flag(
-                    "--strict", help: "Treat a bad value in a file (or a point off the DEM) as an error (exit 65).",
-                    sets: \.strict),
+                DEMOptions.strict(sets: \.strict),
                 .quiet(sets: \.quiet),
             ]
     }

@@ -86,9 +86,7 @@ struct ProfileCommand: Command {
                 parse: OptionValues.metres, into: \.method.thresholdMeters),
         ]
             + DEMOptions.options(\.dem) + [
-                .flag(
-                    "--strict", help: "Treat a bad value in a file (or a point off the DEM) as an error (exit 65).",
-                    sets: \.strict),
+                DEMOptions.strict(sets: \.strict),
                 .quiet(sets: \.quiet),
             ]
     }

@@ -30,6 +30,12 @@ struct DEMOptions {
         return own.map { $0.lifted(key) }
     }
 
+    /// `--strict` in a command whose only lenient reading is of its track files and the DEM.
+    static func strict<Target>(sets key: WritableKeyPath<Target, Bool>) -> Option<Target> {
+        .flag(
+            "--strict", help: "Treat a bad value in a file (or a point off the DEM) as an error (exit 65).", sets: key)
+    }
+
     /// The ascent method for these options: with elevations from the DEM, the settings for exact data
     /// (``AscentMethod/exact``: no smoothing, every rise counted), unless the user chose others.
     func method(_ method: AscentMethod) -> AscentMethod {
