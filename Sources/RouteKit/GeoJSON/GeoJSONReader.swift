@@ -306,32 +306,36 @@ package final class GeoJSONFeatureConverter {
     private func convertLine(segments: [JSONValue], multi: Bool, details: Details, properties: JSONValue) throws {
         let isRoute = properties["_gpxType"]?.string == "rte"
         let per = properties["coordinateProperties"] ?? .null
-        func series(_ key: String, segment: Int) -> [JSONValue]? {
-            guard let all = per[key]?.elements else { return nil }
-            if !multi { return all }
-            return segment < all.count ? all[segment].elements : nil
+        /// A cursor over the segment's values of a per-point series, aligned with its positions.
+        func series(_ key: String, segment: Int) -> JSONValue.ElementCursor? {
+            guard let all = per[key] else { return nil }
+            if !multi { return all.elementCursor }
+            guard let lines = all.elements, segment < lines.count else { return nil }
+            return lines[segment].elementCursor
         }
         if isRoute { try handler.beginRoute() } else { try handler.beginTrack() }
         for (s, segment) in segments.enumerated() {
-            guard let positions = segment.elements else {
+            guard var positions = segment.elementCursor else {
                 try warn("feature \(featureIndex): line coordinates are not an array; left out")
                 continue
             }
-            let times = series("times", segment: s)
-            let sensorSeries = Self.columns.map { (series($0.0, segment: s), $0.1) }
+            var times = series("times", segment: s)
+            var sensorSeries = Self.columns.map { (series($0.0, segment: s), $0.1) }
             if !isRoute { try handler.beginSegment() }
-            for (i, value) in positions.enumerated() {
+            while let value = try positions.next() {
+                // The point's values are read whether or not its position is kept, to stay aligned.
+                let timeText = try times?.next()?.string
+                var sensors = SensorReadings()
+                for k in sensorSeries.indices {
+                    if let v = try sensorSeries[k].0?.next()?.number { sensors[sensorSeries[k].1] = v }
+                }
                 guard let p = try position(value, "line position") else { continue }
                 var time: Timestamp? = nil
-                if let times, i < times.count, let text = times[i].string {
+                if let text = timeText {
                     time = Timestamp(text)
                     if time == nil {
                         try warn("feature \(featureIndex): time '\(text)' is not an ISO 8601 date and time; left out")
                     }
-                }
-                var sensors = SensorReadings()
-                for (values, kind) in sensorSeries {
-                    if let values, i < values.count, let v = values[i].number { sensors[kind] = v }
                 }
                 if isRoute {
                     try handler.routePoint(

@@ -228,7 +228,8 @@ public final class GeoJSONWriter: GPXHandler {
             if i > 0 { buffer.append(0x2C) }
             JSONText.appendString(key, to: &buffer)
             buffer.append(0x3A)
-            value.append(to: &buffer, precision: key == "geometry" ? precision : nil)
+            let output = output
+            try value.append(to: &buffer, precision: key == "geometry" ? precision : nil) { try output.write(&$0) }
             if buffer.count >= 1 << 16 { try output.write(&buffer) }
         }
         buffer.append(0x7D)

@@ -4,9 +4,14 @@ package enum JSONText {
     /// Appends `text` as a JSON string, quotes included; control characters, quotes and backslashes are
     /// escaped, everything else is written as UTF-8.
     package static func appendString(_ text: String, to buffer: inout ByteBuffer) {
-        buffer.append(0x22)
         var copy = text
-        copy.withUTF8 { bytes in
+        copy.withUTF8 { appendString(utf8: $0, to: &buffer) }
+    }
+
+    /// Appends the UTF-8 text `bytes` as a JSON string, as ``appendString(_:to:)`` does.
+    package static func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
+        buffer.append(0x22)
+        do {
             var runStart = 0
             for (i, c) in bytes.enumerated() where c < 0x20 || c == 0x22 || c == 0x5C {
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))

@@ -7,9 +7,9 @@ package enum JSONValue: Hashable, Sendable {
     /// An array whose elements are all numbers, held compactly (coordinates, sensor series).
     case numbers([Double])
     case array([JSONValue])
-    /// An array of positions (arrays of numbers), held flat: `values` one position after the other, `counts`
-    /// how many numbers each has. Long lines read from KML, without an array for every position.
-    case positions(values: [Double], counts: [UInt8])
+    /// A long array held as a ``JSONSeries`` (compact, and beyond a limit in a temporary file): the
+    /// per-point arrays of KML and TCX tracks.
+    case series(JSONSeries)
     /// An object; members keep their order, and a later duplicate key wins on lookup.
     case object([(String, JSONValue)])
 
@@ -22,7 +22,7 @@ package enum JSONValue: Hashable, Sendable {
         case let (.numbers(x), .numbers(y)): return x == y
         case let (.array(x), .array(y)): return x == y
         case let (.numbers(x), .array(y)), let (.array(y), .numbers(x)): return x.map(JSONValue.number) == y
-        case (.positions, _), (_, .positions): return a.elements == b.elements && a.elements != nil
+        case (.series, _), (_, .series): return a.elements == b.elements && a.elements != nil
         case let (.object(x), .object(y)):
             return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: return false
@@ -36,9 +36,7 @@ package enum JSONValue: Hashable, Sendable {
         case .number(let n): hasher.combine(n)
         case .string(let s): hasher.combine(s)
         case .numbers(let n): hasher.combine(n)
-        case .positions(let values, let counts):
-            hasher.combine(values)
-            hasher.combine(counts)
+        case .series: hasher.combine(elements ?? [])
         case .array(let a): hasher.combine(a)
         case .object(let o):
             for (k, v) in o {
@@ -66,18 +64,58 @@ package enum JSONValue: Hashable, Sendable {
         return nil
     }
 
-    /// The elements, if this is an array (compact or not).
+    /// The elements, if this is an array (compact or not); nil too for a series that cannot be read back.
     package var elements: [JSONValue]? {
         switch self {
         case .array(let a): return a
         case .numbers(let n): return n.map(JSONValue.number)
-        case .positions(let values, let counts):
-            var i = 0
-            return counts.map { n in
-                defer { i += Int(n) }
-                return .numbers(Array(values[i..<i + Int(n)]))
-            }
+        case .series(let series): return try? series.values()
         default: return nil
+        }
+    }
+
+    /// A cursor over the elements, if this is an array (compact or not): a series is read a block at a time.
+    package var elementCursor: ElementCursor? {
+        switch self {
+        case .array(let a): ElementCursor(source: .values(a))
+        case .numbers(let n): ElementCursor(source: .numbers(n))
+        case .series(let series): ElementCursor(source: .series(series.cursor()))
+        default: nil
+        }
+    }
+
+    /// Reads an array's elements one by one.
+    package struct ElementCursor {
+        fileprivate enum Source {
+            case values([JSONValue])
+            case numbers([Double])
+            case series(JSONSeries.Cursor)
+        }
+        fileprivate var source: Source
+        private var index = 0
+
+        fileprivate init(source: Source) {
+            self.source = source
+        }
+
+        /// The next element; nil after the last.
+        ///
+        /// - Throws: ``IOError`` when a series' temporary file cannot be read.
+        package mutating func next() throws -> JSONValue? {
+            switch source {
+            case .values(let values):
+                guard index < values.count else { return nil }
+                index += 1
+                return values[index - 1]
+            case .numbers(let numbers):
+                guard index < numbers.count else { return nil }
+                index += 1
+                return .number(numbers[index - 1])
+            case .series(var cursor):
+                let element = try cursor.next()
+                source = .series(cursor)
+                return element?.value
+            }
         }
     }
 
@@ -111,7 +149,13 @@ extension JSONValue {
 extension JSONValue {
     /// Appends the value as JSON text: numbers in their shortest form (rounded to `precision` decimals when
     /// given), NaN and infinities as `null` (as JavaScript's `JSON.stringify` writes them), members in order.
-    package func append(to buffer: inout ByteBuffer, precision: Int? = nil) {
+    /// Inside long arrays `flush` is handed the buffer whenever it holds 64 KiB, so that a series is written
+    /// out as it is read back rather than held as text.
+    ///
+    /// - Throws: what `flush` throws, and ``IOError`` when a series' temporary file cannot be read.
+    package func append(
+        to buffer: inout ByteBuffer, precision: Int? = nil, flush: (inout ByteBuffer) throws -> Void = { _ in }
+    ) throws {
         func number(_ n: Double) {
             if n.isFinite { DecimalText.append(n, precision: precision, to: &buffer) } else { buffer.append("null") }
         }
@@ -131,20 +175,31 @@ extension JSONValue {
             buffer.append(0x5B)
             for (i, v) in values.enumerated() {
                 if i > 0 { buffer.append(0x2C) }
-                v.append(to: &buffer, precision: precision)
+                try v.append(to: &buffer, precision: precision, flush: flush)
+                if buffer.count >= 1 << 16 { try flush(&buffer) }
             }
             buffer.append(0x5D)
-        case .positions(let values, let counts):
+        case .series(let series):
             buffer.append(0x5B)
-            var i = 0
-            for (k, n) in counts.enumerated() {
-                buffer.append(k > 0 ? ",[" : "[")
-                for j in 0..<Int(n) {
-                    if j > 0 { buffer.append(0x2C) }
-                    number(values[i + j])
+            var cursor = series.cursor()
+            var first = true
+            while let element = try cursor.next() {
+                if !first { buffer.append(0x2C) }
+                first = false
+                switch element {
+                case .null: buffer.append("null")
+                case .number(let n): number(n)
+                case .string(let bytes):
+                    JSONText.appendString(utf8: bytes.assumingMemoryBound(to: UInt8.self), to: &buffer)
+                case .position(let start, let count):
+                    buffer.append(0x5B)
+                    for j in 0..<count {
+                        if j > 0 { buffer.append(0x2C) }
+                        number(start.loadUnaligned(fromByteOffset: j * 8, as: Double.self))
+                    }
+                    buffer.append(0x5D)
                 }
-                buffer.append(0x5D)
-                i += Int(n)
+                if buffer.count >= 1 << 16 { try flush(&buffer) }
             }
             buffer.append(0x5D)
         case .object(let members):
@@ -153,7 +208,7 @@ extension JSONValue {
                 if i > 0 { buffer.append(0x2C) }
                 JSONText.appendString(key, to: &buffer)
                 buffer.append(0x3A)
-                v.append(to: &buffer, precision: precision)
+                try v.append(to: &buffer, precision: precision, flush: flush)
             }
             buffer.append(0x7D)
         }

@@ -47,6 +47,29 @@ package final class Spool {
         memory.removeAll()
     }
 
+    /// Copies up to `count` of the bytes held, from `offset` on, to `destination` without taking them out;
+    /// returns how many were copied (fewer only at the end). Readers of a spool in several places at once
+    /// each keep their own offset.
+    package func copyBytes(from offset: Int, count: Int, to destination: UnsafeMutableRawPointer) throws -> Int {
+        var copied = 0
+        if let file, offset < fileBytes {
+            fflush(file)
+            let size = min(count, fileBytes - offset)
+            while copied < size {
+                let n = pread(fileno(file), destination + copied, size - copied, off_t(offset + copied))  // -1 on error
+                guard n > 0 else {
+                    throw IOError.readFailed(path: "temporary file", reason: IOError.systemReason())
+                }
+                copied += n
+            }
+        }
+        let start = offset + copied - fileBytes
+        guard copied < count, start < memory.count else { return copied }
+        let size = min(count - copied, memory.count - start)
+        memory.withUnsafeBytes { (destination + copied).copyMemory(from: $0.baseAddress! + start, byteCount: size) }
+        return copied + size
+    }
+
     /// Writes everything held to `sink`, in order, and empties the spool.
     package func drain(into sink: ByteSink) throws {
         if let file, fileBytes > 0 {

@@ -18,8 +18,8 @@ final class KMLElement {
     var content: [Piece] = []
     /// The positions of a `coordinates` element, or of the `gx:coord`s of a `gx:Track`.
     var positions: KMLPositions?
-    /// The `when` texts of a `gx:Track`.
-    var times: [String] = []
+    /// The `when` texts of a `gx:Track`, as strings of a series.
+    var times: JSONSeries?
 
     init(name: String, attributes: [(String, String)], parent: KMLElement?) {
         self.name = name
@@ -90,33 +90,23 @@ final class KMLElement {
     }
 }
 
-/// Positions read from KML text, stored flat: `values` holds each position's numbers one after the other,
-/// `counts` how many each has (2 or 3 for `coordinates`; as written for `gx:coord`).
+/// Positions read from KML text, kept in a ``JSONSeries`` (compact, and in a temporary file when long): up to
+/// three numbers each for `coordinates`, as many as written for `gx:coord`.
 struct KMLPositions {
-    var values: [Double] = []
-    var counts: [UInt8] = []
+    let series = JSONSeries()
     /// The text without white space, up to 4 KiB: a Point reads its one position from it as togeojson does.
     var squashed: [UInt8] = []
 
-    var isEmpty: Bool { counts.isEmpty }
+    var count: Int { series.count }
 
-    /// The positions as one JSON array, held flat.
-    var array: JSONValue { .positions(values: values, counts: counts) }
+    /// The positions as one JSON array.
+    var array: JSONValue { .series(series) }
 
     /// The first position as a JSON array of numbers.
-    var first: JSONValue? { counts.first.map { .numbers(Array(values[0..<Int($0)])) } }
+    func first() throws -> JSONValue? { try series.first() }
 
-    /// Each position as a JSON array of numbers.
-    func json() -> [JSONValue] {
-        var result: [JSONValue] = []
-        result.reserveCapacity(counts.count)
-        var i = 0
-        for n in counts {
-            result.append(.numbers(Array(values[i..<i + Int(n)])))
-            i += Int(n)
-        }
-        return result
-    }
+    /// Each position as a JSON array of numbers, in memory.
+    func json() throws -> [JSONValue] { try series.values() }
 }
 
 /// Reads the text of a `coordinates` element as it streams by: tuples separated by white space, numbers in a
@@ -126,10 +116,10 @@ struct KMLCoordinateScanner {
     private var token: [UInt8] = []
     private var tokenTooLong = false
 
-    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, into positions: inout KMLPositions) {
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, into positions: inout KMLPositions) throws {
         for c in bytes {
             if JavaScriptNumber.isSpace(c) {
-                finish(into: &positions)
+                try finish(into: &positions)
             } else {
                 if positions.squashed.count < 4096 { positions.squashed.append(c) }
                 if token.count < 1024 { token.append(c) } else { tokenTooLong = true }
@@ -138,7 +128,7 @@ struct KMLCoordinateScanner {
     }
 
     /// Ends the tuple being read (at white space, and at the end of the element).
-    mutating func finish(into positions: inout KMLPositions) {
+    mutating func finish(into positions: inout KMLPositions) throws {
         defer {
             token.removeAll(keepingCapacity: true)
             tokenTooLong = false
@@ -146,8 +136,7 @@ struct KMLCoordinateScanner {
         guard !token.isEmpty, !tokenTooLong else { return }
         let numbers = Self.tuple(token)
         guard numbers.count >= 2 else { return }
-        positions.values.append(contentsOf: numbers)
-        positions.counts.append(UInt8(numbers.count))
+        try positions.series.append(position: numbers)
     }
 
     /// The numbers of one tuple: up to three of those that read as numbers.

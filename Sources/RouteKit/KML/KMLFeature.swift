@@ -89,8 +89,8 @@ final class KMLStyles {
 enum KMLFeature {
     // MARK: Features
 
-    static func placemark(_ node: KMLElement, styles: KMLStyles) -> JSONValue {
-        let (geometries, times) = geometry(of: node)
+    static func placemark(_ node: KMLElement, styles: KMLStyles) throws -> JSONValue {
+        let (geometries, times) = try geometry(of: node)
         let geometry: JSONValue =
             geometries.isEmpty
             ? .null
@@ -106,10 +106,10 @@ enum KMLFeature {
         return feature(node, geometry: geometry, properties: properties)
     }
 
-    static func groundOverlay(_ node: KMLElement, styles: KMLStyles) -> JSONValue {
+    static func groundOverlay(_ node: KMLElement, styles: KMLStyles) throws -> JSONValue {
         var box: (ring: [JSONValue], bbox: [Double]?)?
         if node.first("LatLonQuad") != nil {
-            box = (closed(node.first("coordinates")?.positions?.json() ?? []), nil)
+            box = (closed(try node.first("coordinates")?.positions?.json() ?? []), nil)
         } else if let b = node.first("LatLonBox"), let north = b.number(of: "north"), let south = b.number(of: "south"),
             let east = b.number(of: "east"), let west = b.number(of: "west")
         {
@@ -331,13 +331,13 @@ enum KMLFeature {
 
     /// The geometries of the element's own children (MultiGeometry and MultiTrack read through), and the
     /// times of each `gx:Track` that has some.
-    private static func geometry(of node: KMLElement) -> (geometries: [JSONValue], times: [JSONValue]) {
+    private static func geometry(of node: KMLElement) throws -> (geometries: [JSONValue], times: [JSONValue]) {
         var geometries: [JSONValue] = []
         var times: [JSONValue] = []
         for child in node.elements {
             switch child.name {
             case "MultiGeometry", "MultiTrack":
-                let inner = geometry(of: child)
+                let inner = try geometry(of: child)
                 geometries += inner.geometries
                 times += inner.times
             case "Point":
@@ -349,22 +349,22 @@ enum KMLFeature {
                 }
                 if numbers.count >= 2 { geometries.append(point(.numbers(Array(numbers.prefix(3))))) }
             case "LineString", "LinearRing":
-                if let positions = child.first("coordinates")?.positions, positions.counts.count >= 2 {
+                if let positions = child.first("coordinates")?.positions, positions.count >= 2 {
                     geometries.append(line(positions.array))
                 }
             case "Polygon":
                 var rings: [JSONValue] = []
                 for ring in child.descendants("LinearRing") {
-                    let positions = closed(ring.first("coordinates")?.positions?.json() ?? [])
+                    let positions = closed(try ring.first("coordinates")?.positions?.json() ?? [])
                     if positions.count >= 4 { rings.append(.array(positions)) }
                 }
                 if !rings.isEmpty { geometries.append(polygon(rings)) }
             case "Track":
-                guard let positions = child.positions, let first = positions.first else { break }
+                guard let positions = child.positions, let first = try positions.first() else { break }
                 // As togeojson 7.1.2: a track of two positions is a Point (of the first); its next release makes it
                 // a line. The KML writer never writes one.
-                geometries.append(positions.counts.count > 2 ? line(positions.array) : point(first))
-                if !child.times.isEmpty { times.append(.array(child.times.map(JSONValue.string))) }
+                geometries.append(positions.count > 2 ? line(positions.array) : point(first))
+                if let series = child.times { times.append(.series(series)) }
             default: break
             }
         }

@@ -9,7 +9,8 @@
 /// `gx:CascadingStyle`) as simplestyle properties; TimeSpan and TimeStamp; CDATA descriptions as
 /// `{"@type": "html", "value": …}`. Values are kept as written (names are not trimmed), as togeojson does.
 ///
-/// Memory holds one Placemark at a time, plus the file's styles and schemas. A style may be defined after
+/// Memory holds one Placemark at a time, plus the file's styles and schemas; the positions and times of a
+/// long line or `gx:Track` go to a temporary file (``JSONSeries``). A style may be defined after
 /// the Placemark that uses it: such a Placemark (and those after it, to keep the order) waits until the
 /// style turns up, the end of the file, or 4,096 waiting Placemarks, whichever comes first.
 ///
@@ -85,6 +86,8 @@ final class KMLStateMachine: XMLFormatMachine {
     private var trackLeaf: (track: KMLElement, isCoord: Bool)?
     /// The text of the `gx:coord` or `when` being read (reused: a track has one of each per point).
     private var leafText: [UInt8] = []
+    /// The numbers of the `gx:coord` being read (reused).
+    private var leafNumbers: [Double] = []
 
     private let styles = KMLStyles()
     private var waiting: [(KMLElement, Int, Int)] = []
@@ -196,7 +199,11 @@ final class KMLStateMachine: XMLFormatMachine {
         }
         depth -= 1
         if element.positions != nil && element.name == "coordinates" {
-            scanner.finish(into: &element.positions!)
+            do {
+                try scanner.finish(into: &element.positions!)
+            } catch {
+                fail(error)
+            }
         }
         current = element.parent
         guard current == nil else { return }
@@ -217,7 +224,11 @@ final class KMLStateMachine: XMLFormatMachine {
         }
         guard let element = current else { return }
         if element.positions != nil {
-            scanner.scan(bytes, into: &element.positions!)
+            do {
+                try scanner.scan(bytes, into: &element.positions!)
+            } catch {
+                fail(error)
+            }
             return
         }
         guard countText(bytes.count) else { return }
@@ -260,28 +271,31 @@ final class KMLStateMachine: XMLFormatMachine {
 
     /// A `gx:coord` ("lon lat alt", split at each single space as togeojson does) or a `when`.
     private func endTrackLeaf(_ leaf: (track: KMLElement, isCoord: Bool)) {
-        guard leaf.isCoord else {
-            leaf.track.times.append(String(decoding: leafText, as: UTF8.self))
-            return
-        }
-        // Taken out of the track before it grows, so that it grows in place.
-        var positions = leaf.track.positions ?? KMLPositions()
-        leaf.track.positions = nil
-        var count = 0
-        leafText.withUnsafeBufferPointer { text in
-            var start = 0
-            while start <= text.count && count < 255 {
-                var end = start
-                while end < text.count && text[end] != 0x20 { end += 1 }
-                let part = UnsafeBufferPointer(rebasing: text[start..<end])
-                // The fast path first: almost every number in a KML file is a plain decimal.
-                positions.values.append(DecimalText.parse(part) ?? JavaScriptNumber.parseFloat(part))
-                count += 1
-                start = end + 1
+        do {
+            guard leaf.isCoord else {
+                let times = leaf.track.times ?? JSONSeries()
+                leaf.track.times = times
+                try leafText.withUnsafeBufferPointer { try times.append(string: $0) }
+                return
             }
+            let positions = leaf.track.positions ?? KMLPositions()
+            leaf.track.positions = positions
+            leafNumbers.removeAll(keepingCapacity: true)
+            leafText.withUnsafeBufferPointer { text in
+                var start = 0
+                while start <= text.count && leafNumbers.count < 255 {
+                    var end = start
+                    while end < text.count && text[end] != 0x20 { end += 1 }
+                    let part = UnsafeBufferPointer(rebasing: text[start..<end])
+                    // The fast path first: almost every number in a KML file is a plain decimal.
+                    leafNumbers.append(DecimalText.parse(part) ?? JavaScriptNumber.parseFloat(part))
+                    start = end + 1
+                }
+            }
+            try positions.series.append(position: leafNumbers)
+        } catch {
+            fail(error)
         }
-        positions.counts.append(UInt8(count))
-        leaf.track.positions = positions
     }
 
     // MARK: Features
@@ -294,13 +308,13 @@ final class KMLStateMachine: XMLFormatMachine {
         case "Placemark":
             styles.registerInline(element)
             if waiting.isEmpty && styles.canResolve(element) {
-                try body(KMLFeature.placemark(element, styles: styles), rootLine, rootColumn)
+                try body(try KMLFeature.placemark(element, styles: styles), rootLine, rootColumn)
             } else {
                 waiting.append((element, rootLine, rootColumn))
                 if waiting.count > Self.maximumWaiting { try flushWaiting(all: true) }
             }
         case "GroundOverlay":
-            overlays.append((KMLFeature.groundOverlay(element, styles: styles), rootLine, rootColumn))
+            overlays.append((try KMLFeature.groundOverlay(element, styles: styles), rootLine, rootColumn))
         case "NetworkLink":
             links.append((KMLFeature.networkLink(element, styles: styles), rootLine, rootColumn))
         default: break
@@ -311,7 +325,7 @@ final class KMLStateMachine: XMLFormatMachine {
     private func flushWaiting(all: Bool) throws {
         while let (element, line, column) = waiting.first, all || styles.canResolve(element) {
             waiting.removeFirst()
-            try body(KMLFeature.placemark(element, styles: styles), line, column)
+            try body(try KMLFeature.placemark(element, styles: styles), line, column)
         }
     }
 }

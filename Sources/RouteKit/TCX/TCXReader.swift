@@ -10,8 +10,9 @@
 /// `coordinateProperties` has `heart`, `cads`, `speeds` and `powers` aligned with the coordinates (`null`
 /// where a point has none), so that the points keep their sensor values on the way to GPX.
 ///
-/// Memory holds one lap at a time. As GPX content (``read(_:handler:)``) each lap is a track whose segments
-/// are its `Track`s, with times, heart rate, cadence, speed and power in its points.
+/// Memory holds one lap at a time, its per-point values compactly (in a temporary file when long). As GPX
+/// content (``read(_:handler:)``) each lap is a track whose segments are its `Track`s, with times, heart
+/// rate, cadence, speed and power in its points.
 public struct TCXReader: FeatureFileReader {
     /// When true, what would be a warning is an error (``XMLFormatError/invalidValue(line:column:reason:)``).
     public var strict: Bool
@@ -68,17 +69,19 @@ final class TCXStateMachine: XMLFormatMachine {
         }
     }
 
-    /// A Track: its positioned points and the togeojson columns.
+    /// A Track: its positioned points and the togeojson columns, in series (compact, and in a temporary file
+    /// when long).
     private struct Segment {
-        var coordinates: [JSONValue] = []
-        var times: [JSONValue] = []
-        var hearts: [JSONValue] = []
-        /// Aligned with `coordinates`, for the GPX side: heart, cadence, speed, power.
-        var sensors: [[JSONValue]] = [[], [], [], []]
+        let coordinates = JSONSeries()
+        let times = JSONSeries()
+        let hearts = JSONSeries()
+        /// Aligned with `coordinates`, for the GPX side: cadence, speed, power.
+        let sensors = [JSONSeries(), JSONSeries(), JSONSeries()]
         var anyTime = false
         var anyHeart = false
+        var anySensor = [false, false, false]
         /// togeojson's per-Trackpoint columns (one entry per Trackpoint, positioned or not).
-        var columns: [String: [JSONValue]] = [:]
+        var columns: [String: JSONSeries] = [:]
         var trackpoints = 0
     }
 
@@ -182,7 +185,11 @@ final class TCXStateMachine: XMLFormatMachine {
         }
         switch name {
         case "Trackpoint" where point != nil:
-            if let p = point { add(p) }
+            do {
+                if let p = point { try add(p) }
+            } catch {
+                fail(error)
+            }
             point = nil
         case "Track" where segment != nil:
             if let s = segment, s.trackpoints >= 2, s.coordinates.count >= 2 {
@@ -194,7 +201,7 @@ final class TCXStateMachine: XMLFormatMachine {
             // A lap's first texts are also the enclosing scope's, when it has none of its own yet.
             if let outer = scopes.last { outer.texts.merge(scope.texts) { own, _ in own } }
             do {
-                if let feature = Self.feature(scope) { try body(feature, scope.line, scope.column) }
+                if let feature = try Self.feature(scope) { try body(feature, scope.line, scope.column) }
             } catch {
                 fail(error)
             }
@@ -202,36 +209,39 @@ final class TCXStateMachine: XMLFormatMachine {
         }
     }
 
-    private func add(_ p: Point) {
-        // Taken out while it grows, so that its arrays grow in place.
+    private func add(_ p: Point) throws {
         guard var s = segment else { return }
-        segment = nil
+        defer { segment = s }
         let index = s.trackpoints - 1
-        if let lon = p.number("LongitudeDegrees"), let lat = p.number("LatitudeDegrees") {
-            // togeojson's per-Trackpoint columns have a value only where the Trackpoint has a position.
-            for (element, key) in Self.pointFields {
-                guard let value = p.number(element) else { continue }
-                while s.columns[key, default: []].count < index { s.columns[key, default: []].append(.null) }
-                s.columns[key, default: []].append(.number(value))
-            }
-            var position = [lon, lat]
-            if let altitude = p.number("AltitudeMeters") { position.append(altitude) }
-            s.coordinates.append(.numbers(position))
-            let time = p.texts["Time"].flatMap { $0.isEmpty ? nil : $0 }
-            s.times.append(time.map(JSONValue.string) ?? .null)
-            s.anyTime = s.anyTime || time != nil
-            // togeojson keeps a heart rate only when it is a number other than 0.
-            let heart = p.texts["HeartRateBpm"].map { JavaScriptNumber.parseFloat(Array($0.utf8)) }
-            let keptHeart = heart.flatMap { $0.isNaN || $0 == 0 ? nil : $0 }
-            s.hearts.append(keptHeart.map(JSONValue.number) ?? .null)
-            s.anyHeart = s.anyHeart || keptHeart != nil
-            let sensors = [keptHeart, p.number("Cadence"), p.number("Speed"), p.number("Watts")]
-            for (k, value) in sensors.enumerated() { s.sensors[k].append(value.map(JSONValue.number) ?? .null) }
+        guard let lon = p.number("LongitudeDegrees"), let lat = p.number("LatitudeDegrees") else { return }
+        // togeojson's per-Trackpoint columns have a value only where the Trackpoint has a position.
+        for (element, key) in Self.pointFields {
+            guard let value = p.number(element) else { continue }
+            let column = s.columns[key] ?? JSONSeries()
+            s.columns[key] = column
+            while column.count < index { try column.append(number: nil) }
+            try column.append(number: value)
         }
-        segment = s
+        if let altitude = p.number("AltitudeMeters") {
+            try s.coordinates.append(position: [lon, lat, altitude])
+        } else {
+            try s.coordinates.append(position: [lon, lat])
+        }
+        let time = p.texts["Time"].flatMap { $0.isEmpty ? nil : $0 }
+        try s.times.append(string: time)
+        s.anyTime = s.anyTime || time != nil
+        // togeojson keeps a heart rate only when it is a number other than 0.
+        let heart = p.texts["HeartRateBpm"].map { JavaScriptNumber.parseFloat(Array($0.utf8)) }
+        let keptHeart = heart.flatMap { $0.isNaN || $0 == 0 ? nil : $0 }
+        try s.hearts.append(number: keptHeart)
+        s.anyHeart = s.anyHeart || keptHeart != nil
+        for (k, value) in [p.number("Cadence"), p.number("Speed"), p.number("Watts")].enumerated() {
+            try s.sensors[k].append(number: value)
+            s.anySensor[k] = s.anySensor[k] || value != nil
+        }
     }
 
-    private static func feature(_ scope: Scope) -> JSONValue? {
+    private static func feature(_ scope: Scope) throws -> JSONValue? {
         let segments = scope.segments
         guard !segments.isEmpty else { return nil }
         var properties: [(String, JSONValue)] = []
@@ -244,42 +254,37 @@ final class TCXStateMachine: XMLFormatMachine {
         let multi = segments.count > 1
         // togeojson's per-Trackpoint columns: flat for a lap of one Track, else one array per line kept.
         for (_, key) in pointFields where segments.contains(where: { $0.columns[key] != nil }) {
-            func column(_ s: Segment) -> [JSONValue] {
-                var values = s.columns[key] ?? []
-                while values.count < s.trackpoints { values.append(.null) }
-                return values
+            func column(_ s: Segment) throws -> JSONValue {
+                let values = s.columns[key] ?? JSONSeries()
+                while values.count < s.trackpoints { try values.append(number: nil) }
+                return .series(values)
             }
             if scope.trackCount == 1 {
-                properties.append((key, .array(column(segments[0]))))
+                properties.append((key, try column(segments[0])))
             } else {
-                properties.append(
-                    (
-                        key,
-                        .array(
-                            segments.map {
-                                $0.columns[key] == nil
-                                    ? .array(Array(repeating: .null, count: $0.coordinates.count)) : .array(column($0))
-                            })
-                    ))
+                let lines = try segments.map {
+                    $0.columns[key] == nil
+                        ? JSONValue.array(Array(repeating: .null, count: $0.coordinates.count)) : try column($0)
+                }
+                properties.append((key, .array(lines)))
             }
         }
-        func series(_ values: (Segment) -> [JSONValue]) -> JSONValue {
-            multi ? .array(segments.map { .array(values($0)) }) : .array(values(segments[0]))
+        func series(_ values: (Segment) -> JSONSeries) -> JSONValue {
+            multi ? .array(segments.map { .series(values($0)) }) : .series(values(segments[0]))
         }
         var perPoint: [(String, JSONValue)] = []
         if segments.contains(where: \.anyTime) { perPoint.append(("times", series(\.times))) }
         if segments.contains(where: \.anyHeart) { perPoint.append(("heart", series(\.hearts))) }
-        for (k, key) in ["cads", "speeds", "powers"].enumerated()
-        where segments.contains(where: { $0.sensors[k + 1].contains { !$0.isNull } }) {
-            perPoint.append((key, series { $0.sensors[k + 1] }))
+        for (k, key) in ["cads", "speeds", "powers"].enumerated() where segments.contains(where: { $0.anySensor[k] }) {
+            perPoint.append((key, series { $0.sensors[k] }))
         }
         if !perPoint.isEmpty { properties.append(("coordinateProperties", .object(perPoint))) }
         let geometry: JSONValue =
             multi
             ? .object([
-                ("type", .string("MultiLineString")), ("coordinates", .array(segments.map { .array($0.coordinates) })),
+                ("type", .string("MultiLineString")), ("coordinates", .array(segments.map { .series($0.coordinates) })),
             ])
-            : .object([("type", .string("LineString")), ("coordinates", .array(segments[0].coordinates))])
+            : .object([("type", .string("LineString")), ("coordinates", .series(segments[0].coordinates))])
         return .object([("type", .string("Feature")), ("geometry", geometry), ("properties", .object(properties))])
     }
 }

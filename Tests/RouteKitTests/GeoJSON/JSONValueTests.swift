@@ -12,16 +12,67 @@ import Testing
         #expect(JSONValue.object([("a", .null), ("b", .bool(true))]) != .object([("b", .bool(true)), ("a", .null)]))
     }
 
-    @Test func flatPositionsAreTheSameAsPositionsWrittenOut() {
-        let flat = JSONValue.positions(values: [1, 2, 3, 4, 5.5], counts: [3, 2])
+    @Test func aSeriesIsTheSameAsTheArrayWrittenOut() throws {
+        let series = JSONSeries()
+        try series.append(position: [1, 2, 3])
+        try series.append(position: [4, 5.5])
+        let flat = JSONValue.series(series)
         let written: JSONValue = .array([.numbers([1, 2, 3]), .numbers([4, 5.5])])
         #expect(flat == written && written == flat)
-        #expect(flat != .positions(values: [1, 2, 3, 4, 5.5], counts: [2, 3]))
+        #expect(flat != .array([.numbers([1, 2]), .numbers([3, 4, 5.5])]))
         #expect(flat.elements == [.numbers([1, 2, 3]), .numbers([4, 5.5])])
+        let mixed = JSONSeries()
+        try mixed.append(position: [.nan, 1])
+        try mixed.append(number: nil)
+        try mixed.append(string: "2024-05-01T08:00:00Z")
+        try mixed.append(string: "quote \" and\ttab")
+        try mixed.append(number: 2.5)
         var text = ByteBuffer()
-        flat.append(to: &text, precision: 0)
-        JSONValue.positions(values: [.nan, 1], counts: [2]).append(to: &text)
-        #expect(text.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } == "[[1,2,3],[4,6]][[null,1]]")
+        try flat.append(to: &text, precision: 0)
+        try JSONValue.series(mixed).append(to: &text)
+        #expect(
+            text.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+                == #"[[1,2,3],[4,6]][[null,1],null,"2024-05-01T08:00:00Z","quote \" and\ttab",2.5]"#)
+    }
+
+    /// A long series goes to a temporary file, reads back the same from several cursors at once, and is
+    /// written out a block at a time.
+    @Test func aLongSeriesSpillsToDiskAndStreamsOut() throws {
+        let series = JSONSeries(memoryLimit: 1000)
+        let times = JSONSeries(memoryLimit: 1000)
+        for i in 0..<20_000 {
+            try series.append(position: [Double(i) / 3, -Double(i), i % 7 == 0 ? 1e300 : 0.1])
+            try times.append(string: i % 5 == 0 ? nil : "t\(i)")
+        }
+        #expect(series.count == 20_000 && times.count == 20_000)
+        var a = series.cursor()
+        var b = series.cursor()
+        var t = JSONValue.series(times).elementCursor
+        var n = 0
+        while let x = try a.next() {
+            let y = try b.next()
+            #expect(x.value == .numbers([Double(n) / 3, -Double(n), n % 7 == 0 ? 1e300 : 0.1]))
+            #expect(y?.value == x.value)
+            let time = try t?.next()
+            #expect(time == (n % 5 == 0 ? .null : .string("t\(n)")))
+            n += 1
+        }
+        let afterLast = try b.next()
+        let afterLastTime = try t?.next()
+        #expect(n == 20_000 && afterLast == nil && afterLastTime == nil)
+        var buffer = ByteBuffer()
+        var flushes = 0
+        var whole: [UInt8] = []
+        try JSONValue.series(series).append(to: &buffer) {
+            flushes += 1
+            #expect($0.count < 1 << 17)
+            whole += $0.bytes
+            $0.removeAll()
+        }
+        whole += buffer.bytes
+        var direct = ByteBuffer()
+        try JSONValue.array(try series.values()).append(to: &direct)
+        #expect(flushes > 5 && whole == direct.bytes)
     }
 
     @Test func accessorsAnswerOnlyForTheirOwnKind() {

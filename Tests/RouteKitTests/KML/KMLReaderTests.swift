@@ -11,7 +11,7 @@ func featureText(_ read: (@escaping (JSONValue, Int, Int) throws -> Void) throws
     try read { feature, _, _ in
         buffer.append(first ? "\n" : ",\n")
         first = false
-        feature.append(to: &buffer)
+        try feature.append(to: &buffer)
     }
     buffer.append("\n]}\n")
     return buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
@@ -78,6 +78,33 @@ func expectGolden(_ text: String, _ name: String) throws {
         #expect(document.waypoints[0].details.description == "<b>Open</b> June to September")
         #expect(warnings.count == 3, "\(warnings)")  // the lake, the feature without geometry, the overlay
         #expect(warnings.contains { $0.contains("Polygon, which GPX cannot hold") })
+    }
+
+    /// A gx:Track and a LineString long enough to be held in a temporary file read back whole and in order,
+    /// as GeoJSON and as a track with its times.
+    @Test func aLongTrackIsReadWholeFromItsTemporaryFile() throws {
+        let n = 70_000
+        func lon(_ i: Int) -> String { "13.\(100_000 + i)" }
+        let whens = (0..<n).map { "<when>2026-07-04T06:\(String(format: "%02d:%02d", $0 / 60 % 60, $0 % 60))Z</when>" }
+        let coords = (0..<n).map { "<gx:coord>\(lon($0)) 46.5 \($0 % 900)</gx:coord>" }
+        let line = (0..<n).map { "\(lon($0)),46.4,\($0 % 500)" }.joined(separator: " ")
+        let bytes = Self.kml(
+            "<Placemark><gx:Track>" + whens.joined() + coords.joined() + "</gx:Track></Placemark>"
+                + "<Placemark><LineString><coordinates>" + line + "</coordinates></LineString></Placemark>")
+        var features: [JSONValue] = []
+        try KMLReader().features(InputFile(name: "x.kml", bytes: bytes)) { feature, _, _ in features.append(feature) }
+        let track = try #require(features.first?["geometry"]?["coordinates"]?.elements)
+        let times = try #require(features.first?["properties"]?["coordinateProperties"]?["times"]?.elements)
+        #expect(track.count == n && times.count == n)
+        #expect(track[n - 1] == .numbers([Double(lon(n - 1))!, 46.5, Double((n - 1) % 900)]))
+        #expect(times[n - 1].string == "2026-07-04T06:\(String(format: "%02d:%02d", (n - 1) / 60 % 60, (n - 1) % 60))Z")
+        let other = try #require(features.last?["geometry"]?["coordinates"]?.elements)
+        #expect(other.count == n && other[12_345] == .numbers([Double(lon(12_345))!, 46.4, 345]))
+        var warnings: [String] = []
+        let document = try Self.document(bytes, warnings: &warnings)
+        let points = document.tracks.flatMap { $0.segments.flatMap(\.points) }
+        #expect(points.count == 2 * n && warnings.isEmpty)
+        #expect(points[n - 1].time == Timestamp(times[n - 1].string!) && points[n - 1].elevation == 699)
     }
 
     @Test func strictMakesWhatGPXCannotHoldAnError() throws {

@@ -34,6 +34,38 @@ import Testing
         #expect(tracks[2].name == "Vršič")
     }
 
+    /// A lap long enough for its per-point series to be held in temporary files keeps every value in place.
+    @Test func aLongLapIsReadWholeFromItsTemporaryFiles() throws {
+        let n = 60_000
+        var text = #"<TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">"#
+        text += "<Activities><Activity><Lap><Track>"
+        for i in 0..<n {
+            text += "<Trackpoint><Time>2026-07-04T06:00:00.\(i)Z</Time><Position><LatitudeDegrees>46.\(i)"
+            text += "</LatitudeDegrees><LongitudeDegrees>13.5</LongitudeDegrees></Position>"
+            text += i % 3 == 0 ? "" : "<HeartRateBpm><Value>\(100 + i % 90)</Value></HeartRateBpm>"
+            text += "<Cadence>\(i % 120)</Cadence></Trackpoint>"
+        }
+        text += "</Track></Lap></Activity></Activities></TrainingCenterDatabase>"
+        var features: [JSONValue] = []
+        try TCXReader().features(InputFile(name: "x.tcx", bytes: Array(text.utf8))) { feature, _, _ in
+            features.append(feature)
+        }
+        let lap = try #require(features.first)
+        let per = lap["properties"]?["coordinateProperties"]
+        #expect(lap["geometry"]?["coordinates"]?.elements?.count == n)
+        #expect(per?["heart"]?.elements?[n - 1] == .number(Double(100 + (n - 1) % 90)))
+        #expect(per?["heart"]?.elements?[n - 3] == .null)
+        #expect(lap["properties"]?["cadences"]?.elements?[n - 1] == .number(Double((n - 1) % 120)))
+        let builder = GPXDocumentBuilder()
+        try TCXReader().read(InputFile(name: "x.tcx", bytes: Array(text.utf8)), handler: builder)
+        let points = try #require(builder.document.tracks.first?.segments.first?.points)
+        #expect(points.count == n)
+        #expect(
+            points[n - 2].sensors
+                == SensorReadings(heartRate: Double(100 + (n - 2) % 90), cadence: Double((n - 2) % 120)))
+        #expect(points[n - 1].coordinate.latitude == Double("46.\(n - 1)"))
+    }
+
     @Test func refusesWhatIsNotTCX() throws {
         #expect {
             try TCXReader().read(InputFile(name: "x", bytes: Array("<kml/>".utf8)), handler: GPXDocumentBuilder())
