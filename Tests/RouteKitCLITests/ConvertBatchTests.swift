@@ -59,7 +59,7 @@ import Testing
         #expect(run.status == 65)
         let lines = run.standardError.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
-        #expect(lines[0].hasPrefix("routekit: error: \(junk): neither GPX nor GeoJSON"))
+        #expect(lines[0].hasPrefix("routekit: error: \(junk): not GPX, KML, KMZ, TCX or GeoJSON"))
         #expect(lines[1].hasPrefix("routekit: error: \(cut):"))
         #expect(lines[2].hasPrefix("routekit: error: \(missing): cannot open"))
         #expect(lines[3] == "routekit: error: 3 of 4 files could not be converted; the other 1 is written to \(out)")

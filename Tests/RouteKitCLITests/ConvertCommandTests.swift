@@ -199,6 +199,35 @@ import Testing
         #expect(run.standardOutput == (try String(contentsOfFile: CLI.fixture(name + ".geojson"), encoding: .utf8)))
     }
 
+    /// A KMZ (KML zipped, with its images beside it) reads as the KML inside; a ZIP without KML is refused.
+    @Test func readsTheKMLInsideAKMZ() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kml = Array(try Data(contentsOf: URL(fileURLWithPath: CLI.fixture("places.kml"))))
+        let kmz = folder.appendingPathComponent("places.kmz").path
+        let icon: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        try CLI.zip([("files/hut.png", icon), ("old.kml", Array("<kml/>".utf8)), ("doc.kml", kml)], to: kmz)
+        let run = try CLI.run(["convert", kmz])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == (try String(contentsOfFile: CLI.fixture("places.kml.geojson"), encoding: .utf8)))
+        let stats = try CLI.run(["stats", "--format", "csv", kmz])
+        #expect(stats.status == 0 && stats.standardOutput.contains("Trenta trail"), "\(stats.standardError)")
+        let strict = try CLI.run(["convert", "--strict", "--to", "gpx", kmz])
+        #expect(strict.status == 65 && strict.standardError.contains("places.kmz › doc.kml:52:13:"))
+        let batch = try CLI.run(["convert", "-o", folder.path + "/out/", kmz])
+        #expect(batch.status == 0 && FileManager.default.fileExists(atPath: folder.path + "/out/places.geojson"))
+        let photos = folder.appendingPathComponent("photos.zip").path
+        try CLI.zip([("hut.png", icon)], to: photos)
+        let refused = try CLI.run(["convert", photos])
+        #expect(refused.status == 65)
+        #expect(refused.standardError.contains("photos.zip: not a readable ZIP archive: a ZIP archive without a .kml"))
+        let cut = folder.appendingPathComponent("cut.kmz").path
+        try Data(Array(try Data(contentsOf: URL(fileURLWithPath: kmz))).prefix(200)).write(
+            to: URL(fileURLWithPath: cut))
+        let damaged = try CLI.run(["stats", cut])
+        #expect(damaged.status == 65 && damaged.standardError.contains("cut.kmz: not a readable ZIP archive"))
+    }
+
     @Test func theOutputNameChoosesTheFormatOrIsRefused() throws {
         func format(_ output: String) throws -> ConvertCommand.OutputFormat? {
             try ConvertCommand.parse(["a.gpx", "-o", output]).formatOfOutputName()

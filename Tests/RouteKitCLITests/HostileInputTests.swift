@@ -147,7 +147,7 @@ import Testing
             if length >= complete {
                 #expect(run.status == 0, "\(length): \(run.standardError)")
             } else if length == 0 {
-                #expect(run.standardError.contains("cut.gpx: not GPX, KML, TCX or GeoJSON"))
+                #expect(run.standardError.contains("cut.gpx: not GPX, KML, KMZ, TCX or GeoJSON"))
             } else {
                 #expect(run.status == 65, "\(length)")
                 #expect(run.standardError.contains("cut.gpx:"), "\(length): \(run.standardError)")
@@ -185,7 +185,7 @@ import Testing
                 #expect(
                     run.standardError.contains(
                         length == 0
-                            ? "cut.geojsons: not GPX, KML, TCX or GeoJSON"
+                            ? "cut.geojsons: not GPX, KML, KMZ, TCX or GeoJSON"
                             : "cut.geojsons:1:1: not GeoJSON: the file is empty"),
                     "\(length): \(run.standardError)")
                 return
@@ -304,7 +304,7 @@ import Testing
     @Test func emptyGarbageAndDirectoriesAreErrorsNamingTheFile() throws {
         let empty = try Self.run(Data(), ["convert", "{}"])
         #expect(empty.status == 65)
-        #expect(empty.standardError.contains("input.gpx: not GPX, KML, TCX or GeoJSON (the file is empty"))
+        #expect(empty.standardError.contains("input.gpx: not GPX, KML, KMZ, TCX or GeoJSON (the file is empty"))
         var generator = SystemRandomNumberGenerator()
         let garbage = Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
         for arguments in [["convert", "{}"], ["stats", "{}"], ["near", "--at", "50,14", "{}"]] {
@@ -642,7 +642,7 @@ import Testing
                 if length >= complete {
                     #expect(run.status == 0, "\(length): \(run.standardError)")
                 } else if length == 0 {
-                    #expect(run.standardError.contains("\(name): not GPX, KML, TCX or GeoJSON"))
+                    #expect(run.standardError.contains("\(name): not GPX, KML, KMZ, TCX or GeoJSON"))
                 } else {
                     #expect(run.status == 65, "\(length)")
                     #expect(run.standardError.contains("\(name):"), "\(length): \(run.standardError)")

@@ -161,8 +161,8 @@ public enum TrackTable {
 
     /// Reads one file into rows for the staging table.
     private static func read(_ path: String, strict: Bool) throws -> FileRows {
-        let input = try InputFile(path: path)
-        guard let format = try InputFormat.detect(input) else {
+        let (input, format) = try InputFormat.open(path: path)
+        guard let format else {
             throw TrackLoadError.notATrackFile(path: path)
         }
         var warnings: [String] = []
@@ -296,7 +296,7 @@ public enum TrackTable {
 
 /// Why a file could not be loaded as tracks.
 public enum TrackLoadError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The file is neither GPX nor GeoJSON.
+    /// The file is not GPX, KML, KMZ, TCX or GeoJSON.
     case notATrackFile(path: String)
     /// The file is GPX or GeoJSON that cannot be read (the reader's message, with line and column).
     case unreadable(path: String, reason: String)
@@ -305,7 +305,7 @@ public enum TrackLoadError: Error, Equatable, Sendable, CustomStringConvertible 
         switch self {
         case let .unreadable(path, reason): return "\(path):\(reason)"
         case .notATrackFile(let path):
-            return "\(path): neither GPX nor GeoJSON (the file is empty or starts with something else)"
+            return "\(path): not GPX, KML, KMZ, TCX or GeoJSON (the file is empty or starts with something else)"
         }
     }
 }

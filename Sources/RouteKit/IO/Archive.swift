@@ -173,3 +173,28 @@ enum ArchiveReader {
         }
     }
 }
+
+extension InputFormat {
+    /// Opens the file at `path` (`-`: standard input) and recognises its format from the content. A KMZ (a
+    /// ZIP holding KML, as Google Earth and My Maps export) is opened as the KML document inside it:
+    /// `doc.kml`, else the first `.kml` file, expanded into memory within the archive's expansion budget;
+    /// its images and other files are passed over. The format is nil when the content is none RouteKit reads.
+    ///
+    /// - Throws: ``IOError`` when the file cannot be opened or read, ``ArchiveError`` for a damaged archive,
+    ///   one that would expand past the budget, or a ZIP without a `.kml` file.
+    package static func open(path: String) throws -> (file: InputFile, format: InputFormat?) {
+        let file = try InputFile(path: path)
+        guard try file.peek(4) == [0x50, 0x4B, 0x03, 0x04] else { return (file, try detect(file)) }
+        var budget = ExpansionBudget.standard
+        let isKML = { (name: String) in name.lowercased().hasSuffix(".kml") }
+        let entries =
+            path == "-"
+            ? try ArchiveReader.files(in: try file.readAll(), name: path, budget: &budget, wanted: isKML)
+            : try ArchiveReader.files(atPath: path, budget: &budget, wanted: isKML)
+        guard let document = entries.first(where: { $0.path.lowercased() == "doc.kml" }) ?? entries.first else {
+            throw ArchiveError.malformed(path: path, reason: "a ZIP archive without a .kml file, so not a KMZ")
+        }
+        let inner = InputFile(name: path + " › " + document.path, bytes: document.bytes)
+        return (inner, try detect(inner))
+    }
+}

@@ -46,11 +46,8 @@ extension ConvertCommand {
             let capture = CapturedMessages()
             do {
                 let target = try plan[i].target.get()
-                let file = try InputFile(path: plan[i].input)
+                let (file, inputFormat) = try openTrackInputs([plan[i].input])[0]
                 file.progress = counter
-                guard let inputFormat = try InputFormat.detect(file) else {
-                    throw CLIError.data("\(file.path): neither GPX nor GeoJSON")
-                }
                 let out = try OutputStream.create(path: target.path)
                 try convert(
                     [(file, inputFormat)], to: target.format, into: out, dem: model, overlapped: false,
@@ -83,11 +80,7 @@ extension ConvertCommand {
         var taken: [String: String] = [:]
         for input in inputs {
             let target = Result { () -> (path: String, format: OutputFormat, bytes: Int64) in
-                let file = try InputFile(path: input)
-                guard let inputFormat = try InputFormat.detect(file) else {
-                    throw CLIError.data(
-                        "\(input): neither GPX nor GeoJSON (the file is empty or starts with something else)")
-                }
+                let (file, inputFormat) = try openTrackInputs([input])[0]
                 let format = self.format ?? (inputFormat == .geojson ? .gpx : .geojson)
                 return (folder + Self.outputName(input, format: format), format, file.byteCount ?? 0)
             }

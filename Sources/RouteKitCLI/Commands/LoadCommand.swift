@@ -128,7 +128,7 @@ struct LoadCommand: Command {
 
     /// True when the file holds tracks: GPX, KML or TCX, as the readers recognise them from the content.
     static func isGPX(_ path: String) throws -> Bool {
-        switch try InputFormat.detect(try InputFile(path: path)) {
+        switch try InputFormat.open(path: path).format {
         case .gpx, .kml, .tcx: return true
         case .geojson, nil: return false
         }

@@ -126,10 +126,10 @@ struct StatsCommand: Command {
 /// is reported first.
 func openTrackInputs(_ paths: [String]) throws -> [(InputFile, InputFormat)] {
     try paths.map { path in
-        let file = try InputFile(path: path)
-        guard let format = try InputFormat.detect(file) else {
+        let (file, format) = try InputFormat.open(path: path)
+        guard let format else {
             throw CLIError.data(
-                "\(path): not GPX, KML, TCX or GeoJSON (the file is empty or starts with something else)")
+                "\(path): not GPX, KML, KMZ, TCX or GeoJSON (the file is empty or starts with something else)")
         }
         return (file, format)
     }

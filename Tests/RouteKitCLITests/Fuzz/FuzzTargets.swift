@@ -12,7 +12,7 @@ enum FuzzTarget: String, CaseIterable {
     case gpx
     /// GeoJSON (or anything else) through convert to GPX and the stats table.
     case geojson
-    /// KML (or anything else) through convert to GeoJSON (togeojson's shape), to GPX and to KML, and the
+    /// KML, KMZ (or anything else) through convert to GeoJSON (togeojson's shape), to GPX and to KML, and the
     /// stats table.
     case kml
     /// TCX (or anything else) through convert to GeoJSON (togeojson's shape), to GPX and to KML, and the
