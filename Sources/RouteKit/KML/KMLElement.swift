@@ -20,6 +20,8 @@ final class KMLElement {
     var positions: KMLPositions?
     /// The `when` texts of a `gx:Track`, as strings of a series.
     var times: JSONSeries?
+    /// The sensor values of a `gx:Track` (its `gx:SimpleArrayData` of known kinds), in the order found.
+    var sensors: [(kind: SensorReadings.Kind, values: JSONSeries)] = []
 
     init(name: String, attributes: [(String, String)], parent: KMLElement?) {
         self.name = name
@@ -150,5 +152,39 @@ struct KMLCoordinateScanner {
             if numbers.count == 3 { break }
         }
         return numbers
+    }
+}
+
+/// The names KML writers give the per-point sensor arrays of a `gx:Track` (`gx:SimpleArrayData`): Google
+/// Earth's `heartrate`, `cadence` and `power`, and the other spellings in use.
+enum KMLSensorName {
+    /// The name RouteKit writes for each kind.
+    static func name(_ kind: SensorReadings.Kind) -> String {
+        switch kind {
+        case .heartRate: "heartrate"
+        case .cadence: "cadence"
+        case .airTemperature: "temperature"
+        case .waterTemperature: "watertemperature"
+        case .depth: "depth"
+        case .speed: "speed"
+        case .course: "course"
+        case .power: "power"
+        }
+    }
+
+    /// The kind an array's name stands for (case, spaces, `_` and `-` aside); nil for other names.
+    static func kind(_ name: String) -> SensorReadings.Kind? {
+        let key = String(name.lowercased().unicodeScalars.filter { !" _-".unicodeScalars.contains($0) })
+        switch key {
+        case "heartrate", "heart", "hr", "heartratebpm", "bpm", "pulse": return .heartRate
+        case "cadence", "cad", "rpm": return .cadence
+        case "power", "watts", "pwr": return .power
+        case "speed": return .speed
+        case "temperature", "temp", "atemp", "airtemperature": return .airTemperature
+        case "watertemperature", "wtemp": return .waterTemperature
+        case "depth": return .depth
+        case "course", "heading", "bearing": return .course
+        default: return nil
+        }
     }
 }

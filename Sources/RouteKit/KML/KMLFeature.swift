@@ -90,7 +90,7 @@ enum KMLFeature {
     // MARK: Features
 
     static func placemark(_ node: KMLElement, styles: KMLStyles) throws -> JSONValue {
-        let (geometries, times) = try geometry(of: node)
+        let (geometries, times, tracks) = try geometry(of: node)
         let geometry: JSONValue =
             geometries.isEmpty
             ? .null
@@ -99,10 +99,19 @@ enum KMLFeature {
                 : .object([("type", .string("GeometryCollection")), ("geometries", .array(geometries))])
         var properties = common(node, styles: styles, names: placemarkNames)
         properties.merge(timeProperties(node))
-        if !times.isEmpty {
-            let series: JSONValue = times.count == 1 ? times[0] : .array(times)
-            properties["coordinateProperties"] = .object([("times", series)])
+        // Times as togeojson gives them: one track's alone, several tracks' one array each (of those with times).
+        var perPoint: [(String, JSONValue)] = []
+        if !times.isEmpty { perPoint.append(("times", times.count == 1 ? times[0] : .array(times))) }
+        // Sensor values the same way, but one array for every track (empty where a track has none of the kind).
+        for kind in SensorReadings.Kind.allCases
+        where tracks.contains(where: { $0.sensors.contains { $0.kind == kind } }) {
+            let arrays = tracks.map { track in
+                track.sensors.first { $0.kind == kind }.map { JSONValue.series($0.values) } ?? .array([])
+            }
+            let key = kind.coordinatePropertiesKey.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+            perPoint.append((key, arrays.count == 1 ? arrays[0] : .array(arrays)))
         }
+        if !perPoint.isEmpty { properties["coordinateProperties"] = .object(perPoint) }
         return feature(node, geometry: geometry, properties: properties)
     }
 
@@ -329,17 +338,21 @@ enum KMLFeature {
 
     // MARK: Geometry
 
-    /// The geometries of the element's own children (MultiGeometry and MultiTrack read through), and the
-    /// times of each `gx:Track` that has some.
-    private static func geometry(of node: KMLElement) throws -> (geometries: [JSONValue], times: [JSONValue]) {
+    /// The geometries of the element's own children (MultiGeometry and MultiTrack read through), the times
+    /// of each `gx:Track` that has some, and the `gx:Track`s that make lines (for their sensor arrays).
+    private static func geometry(
+        of node: KMLElement
+    ) throws -> (geometries: [JSONValue], times: [JSONValue], tracks: [KMLElement]) {
         var geometries: [JSONValue] = []
         var times: [JSONValue] = []
+        var tracks: [KMLElement] = []
         for child in node.elements {
             switch child.name {
             case "MultiGeometry", "MultiTrack":
                 let inner = try geometry(of: child)
                 geometries += inner.geometries
                 times += inner.times
+                tracks += inner.tracks
             case "Point":
                 let squashed = child.first("coordinates")?.positions?.squashed ?? []
                 var numbers: [Double] = []
@@ -365,10 +378,11 @@ enum KMLFeature {
                 // a line. The KML writer never writes one.
                 geometries.append(positions.count > 2 ? line(positions.array) : point(first))
                 if let series = child.times { times.append(.series(series)) }
+                if positions.count > 2 { tracks.append(child) }
             default: break
             }
         }
-        return (geometries, times)
+        return (geometries, times, tracks)
     }
 
     /// The ring with its first position repeated at its end, unless it is there already.

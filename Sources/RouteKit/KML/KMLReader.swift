@@ -54,7 +54,7 @@ final class KMLStateMachine: XMLFormatMachine {
     private static let captured: Set<String> = [
         "Placemark", "GroundOverlay", "NetworkLink", "Style", "StyleMap", "CascadingStyle", "Schema",
     ]
-    /// Elements whose content no feature uses and which can be large (per-point sensor arrays).
+    /// Elements whose content no feature uses and which can be large (per-point arrays of no sensor kind).
     private static let skipped: Set<String> = ["SimpleArrayData"]
     /// Placemarks that may wait for a style defined later in the file.
     private static let maximumWaiting = 4096
@@ -88,6 +88,9 @@ final class KMLStateMachine: XMLFormatMachine {
     private var leafText: [UInt8] = []
     /// The numbers of the `gx:coord` being read (reused).
     private var leafNumbers: [Double] = []
+    /// The series of the `gx:SimpleArrayData` of sensor values being read inside a `gx:Track`; its `gx:value`
+    /// texts are read into `leafText` one by one.
+    private var sensorArray: JSONSeries?
 
     private let styles = KMLStyles()
     private var waiting: [(KMLElement, Int, Int)] = []
@@ -118,6 +121,7 @@ final class KMLStateMachine: XMLFormatMachine {
     ) {
         if skipDepth > 0 {
             skipDepth += 1
+            if skipDepth == 2 && sensorArray != nil { leafText.removeAll(keepingCapacity: true) }
             return
         }
         // A track's points first, without making strings: a track has two elements per point.
@@ -165,6 +169,11 @@ final class KMLStateMachine: XMLFormatMachine {
             }
             return
         }
+        if name == "SimpleArrayData", let array = sensorSeries(attributes.byLocalName(), in: parent) {
+            sensorArray = array
+            skipDepth = 1
+            return
+        }
         if Self.skipped.contains(name) || depth >= Self.maximumDepth {
             skipDepth = 1
             return
@@ -187,9 +196,14 @@ final class KMLStateMachine: XMLFormatMachine {
     override func endElement() {
         if skipDepth > 0 {
             skipDepth -= 1
-            if skipDepth == 0, let leaf = trackLeaf {
-                trackLeaf = nil
-                endTrackLeaf(leaf)
+            if skipDepth == 1, let array = sensorArray {
+                endSensorValue(array)
+            } else if skipDepth == 0 {
+                sensorArray = nil
+                if let leaf = trackLeaf {
+                    trackLeaf = nil
+                    endTrackLeaf(leaf)
+                }
             }
             return
         }
@@ -217,7 +231,8 @@ final class KMLStateMachine: XMLFormatMachine {
 
     override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         if skipDepth > 0 {
-            if skipDepth == 1, trackLeaf != nil, leafText.count + bytes.count <= 4096 {
+            let inLeaf = skipDepth == 1 ? trackLeaf != nil : skipDepth == 2 && sensorArray != nil
+            if inLeaf, leafText.count + bytes.count <= 4096 {
                 leafText.append(contentsOf: bytes)
             }
             return
@@ -293,6 +308,31 @@ final class KMLStateMachine: XMLFormatMachine {
                 }
             }
             try positions.series.append(position: leafNumbers)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// The series for a `gx:SimpleArrayData` of a sensor kind inside a `gx:Track` (named as Google Earth and
+    /// other writers name them: `heartrate`, `cadence`, `power`, …); nil for other arrays.
+    private func sensorSeries(_ attributes: [(String, String)], in parent: KMLElement) -> JSONSeries? {
+        guard let name = attributes.first(where: { $0.0 == "name" })?.1, let kind = KMLSensorName.kind(name) else {
+            return nil
+        }
+        var element: KMLElement? = parent
+        while let e = element, e.name != "Track" { element = e.parent }
+        guard let track = element else { return nil }
+        if let known = track.sensors.first(where: { $0.kind == kind }) { return known.values }
+        let values = JSONSeries()
+        track.sensors.append((kind, values))
+        return values
+    }
+
+    /// A `gx:value` of a sensor array: a number, or null when it is empty or no number.
+    private func endSensorValue(_ array: JSONSeries) {
+        let value = leafText.withUnsafeBufferPointer { JavaScriptNumber.parseFloat($0) }
+        do {
+            try array.append(number: value.isNaN ? nil : value)
         } catch {
             fail(error)
         }

@@ -7,7 +7,9 @@
 /// segments). Routes are LineStrings, waypoints Points with their name, description and time
 /// (`TimeStamp`). Each kind has a simple shared style (`#track`, `#route`, `#waypoint`). Coordinates are
 /// `lon,lat[,ele]` as KML writes them; a track's points wait in ``Spool``s until the track ends, so memory
-/// stays bounded. Sensor values have no place here: write GPX or GeoJSON to keep them.
+/// stays bounded. A `gx:Track`'s sensor values (heart rate, cadence, power, …) are its `gx:SimpleArrayData`,
+/// named as Google Earth names them (`heartrate`, `cadence`, `power`) after the Document's `Schema`; a
+/// LineString has no place for them.
 public final class KMLWriter: GPXHandler {
     private let output: any ByteSink
     private let precision: Int?
@@ -29,6 +31,9 @@ public final class KMLWriter: GPXHandler {
     private var line = ByteBuffer(capacity: 1 << 14)
     private let whenSpool = Spool()
     private let coordSpool = Spool()
+    /// The segment's `gx:value`s of each sensor kind met in it (empty values before the first of a kind).
+    private var sensorValues: [(kind: SensorReadings.Kind, spool: Spool)] = []
+    private var sensorText = ByteBuffer(capacity: 64)
     private let lineSpool = Spool()
     private let tracks = Spool()
     private let lines = Spool()
@@ -57,8 +62,15 @@ public final class KMLWriter: GPXHandler {
               <Style id="route"><LineStyle><color>ffff0000</color><width>3</width></LineStyle></Style>
               <Style id="waypoint"><IconStyle><Icon>\
             <href>http://maps.google.com/mapfiles/kml/paddle/red-circle.png</href></Icon></IconStyle></Style>
+              <Schema id="sensors">
 
             """)
+        for kind in SensorReadings.Kind.allCases {
+            buffer.append("    <gx:SimpleArrayField name=\"")
+            buffer.append(string: KMLSensorName.name(kind))
+            buffer.append("\" type=\"float\"/>\n")
+        }
+        buffer.append("  </Schema>\n")
         try output.write(&buffer)
     }
 
@@ -110,6 +122,7 @@ public final class KMLWriter: GPXHandler {
 
     public func trackPoint(_ point: TrackPoint) throws {
         try add(point.coordinate, point.elevation, point.time)
+        if allTimed && inItem && (!point.sensors.isEmpty || !sensorValues.isEmpty) { try addSensors(point.sensors) }
     }
 
     public func endSegment() throws {
@@ -119,6 +132,7 @@ public final class KMLWriter: GPXHandler {
             whens.removeAll()
             coords.removeAll()
             line.removeAll()
+            sensorValues.removeAll()
             segmentPoints = 0
         }
         guard segmentPoints >= 2 else {
@@ -135,6 +149,18 @@ public final class KMLWriter: GPXHandler {
             try whenSpool.drain(into: tracks)
             try coordSpool.append(&coords)
             try coordSpool.drain(into: tracks)
+            if !sensorValues.isEmpty {
+                piece.append("<ExtendedData><SchemaData schemaUrl=\"#sensors\">")
+                for k in sensorValues.indices {
+                    piece.append("<gx:SimpleArrayData name=\"")
+                    piece.append(string: KMLSensorName.name(sensorValues[k].kind))
+                    piece.append("\">")
+                    try tracks.append(&piece)
+                    try sensorValues[k].spool.drain(into: tracks)
+                    piece.append("</gx:SimpleArrayData>")
+                }
+                piece.append("</SchemaData></ExtendedData>")
+            }
             piece.append("</gx:Track>")
             try tracks.append(&piece)
         } else {
@@ -184,6 +210,29 @@ public final class KMLWriter: GPXHandler {
             try lineSpool.append(&line)
             try whenSpool.append(&whens)
             try coordSpool.append(&coords)
+        }
+    }
+
+    /// Adds the point's sensor values to the segment's arrays: a kind met for the first time gets an empty
+    /// value for each point before.
+    private func addSensors(_ sensors: SensorReadings) throws {
+        let all = SensorReadings.Kind.allCases
+        for kind in all where sensors[kind] != nil && !sensorValues.contains(where: { $0.kind == kind }) {
+            let spool = Spool()
+            for _ in 1..<segmentPoints { sensorText.append("<gx:value/>") }
+            try spool.append(&sensorText)
+            sensorValues.append((kind, spool))
+            sensorValues.sort { all.firstIndex(of: $0.kind)! < all.firstIndex(of: $1.kind)! }
+        }
+        for (kind, spool) in sensorValues {
+            if let value = sensors[kind] {
+                sensorText.append("<gx:value>")
+                DecimalText.append(value, precision: nil, to: &sensorText)
+                sensorText.append("</gx:value>")
+            } else {
+                sensorText.append("<gx:value/>")
+            }
+            try spool.append(&sensorText)
         }
     }
 

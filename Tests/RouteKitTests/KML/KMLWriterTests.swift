@@ -45,6 +45,58 @@ import Testing
             ])
     ])
 
+    /// Heart rate, cadence and power go into a gx:Track's arrays (a kind first met later is empty before),
+    /// and come back from them into the points.
+    @Test func sensorValuesRideInTheTracksArraysAndComeBack() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var document = Self.timed
+        document.tracks[0].segments[0].points[0].sensors = SensorReadings(heartRate: 120, cadence: 80)
+        document.tracks[0].segments[0].points[2].sensors = SensorReadings(heartRate: 124.5, power: 210)
+        document.tracks[0].segments[1].points[1].sensors = SensorReadings(speed: 8.25)
+        let path = try Self.write(document, to: folder)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(#"<gx:SimpleArrayField name="heartrate" type="float"/>"#))
+        #expect(
+            text.contains(
+                ##"<ExtendedData><SchemaData schemaUrl="#sensors"><gx:SimpleArrayData name="heartrate">"##
+                    + "<gx:value>120</gx:value><gx:value/><gx:value>124.5</gx:value></gx:SimpleArrayData>"))
+        #expect(text.contains(#"<gx:SimpleArrayData name="power"><gx:value/><gx:value/><gx:value>210</gx:value>"#))
+        #expect(text.contains(#"<gx:SimpleArrayData name="speed"><gx:value/><gx:value>8.25</gx:value><gx:value/>"#))
+        let builder = GPXDocumentBuilder()
+        try KMLReader(strict: true).read(InputFile(path: path), handler: builder)
+        #expect(builder.document.tracks == document.tracks)
+        var features: [JSONValue] = []
+        try KMLReader().features(InputFile(path: path)) { feature, _, _ in features.append(feature) }
+        let per = features.first?["properties"]?["coordinateProperties"]
+        #expect(per?["heart"] == .array([.array([.number(120), .null, .number(124.5)]), .array([])]))
+        #expect(per?["speeds"] == .array([.array([]), .array([.null, .number(8.25), .null])]))
+    }
+
+    /// Arrays as other writers name them (Google Earth's `heartrate`, `Cadence`, `watts`), inside the track.
+    @Test func readsSensorArraysAsOtherWritersNameThem() throws {
+        let kml = KMLReaderTests.kml(
+            """
+            <Placemark><gx:Track><when>2026-07-04T06:00:00Z</when><when>2026-07-04T06:00:01Z</when>\
+            <when>2026-07-04T06:00:02Z</when><gx:coord>13 46 500</gx:coord><gx:coord>13.1 46 501</gx:coord>\
+            <gx:coord>13.2 46 502</gx:coord><ExtendedData><SchemaData schemaUrl="#s">\
+            <gx:SimpleArrayData name="heartrate"><gx:value>101</gx:value><gx:value></gx:value><gx:value>103\
+            </gx:value></gx:SimpleArrayData><gx:SimpleArrayData name="Cadence"><gx:value>90</gx:value>\
+            </gx:SimpleArrayData><gx:SimpleArrayData name="watts"><gx:value>x</gx:value><gx:value>250</gx:value>\
+            <gx:value>251</gx:value></gx:SimpleArrayData><gx:SimpleArrayData name="slope"><gx:value>3</gx:value>\
+            </gx:SimpleArrayData></SchemaData></ExtendedData></gx:Track></Placemark>
+            """)
+        var warnings: [String] = []
+        let document = try KMLReaderTests.document(kml, warnings: &warnings)
+        let points = try #require(document.tracks.first?.segments.first?.points)
+        #expect(
+            points.map(\.sensors) == [
+                SensorReadings(heartRate: 101, cadence: 90), SensorReadings(power: 250),
+                SensorReadings(heartRate: 103, power: 251),
+            ])
+        #expect(warnings.isEmpty)
+    }
+
     @Test func tracksWithTimesAreGxTracksAndComeBackWithTheirTimes() throws {
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
