@@ -224,6 +224,12 @@ import Testing
         let cut = folder.appendingPathComponent("cut.kmz").path
         try Data(Array(try Data(contentsOf: URL(fileURLWithPath: kmz))).prefix(200)).write(
             to: URL(fileURLWithPath: cut))
+        // A KMZ bomb: a doc.kml of 600 MiB of zeros is refused past the expansion limit, and nothing is written.
+        let bomb = folder.appendingPathComponent("bomb.kmz").path
+        try CLI.zip([("doc.kml", [])], zeros: ["doc.kml": 600 << 20], to: bomb)
+        let refusedBomb = try CLI.run(["convert", bomb, "-o", folder.path + "/bomb.geojson"])
+        #expect(refusedBomb.status == 65 && refusedBomb.standardError.contains("a ZIP bomb?"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/bomb.geojson"))
         let damaged = try CLI.run(["stats", cut])
         #expect(damaged.status == 65 && damaged.standardError.contains("cut.kmz: not a readable ZIP archive"))
     }
