@@ -64,7 +64,7 @@ import Testing
             ["--precision", "16"],
             "--precision must be a whole number of decimals from 0 to 15, for example 6, not '16'"
         ),
-        (["--to=kmz"], "--to must be one of geojson, geojsonseq, ndjson, gpx, kml, not 'kmz'"),
+        (["--to=shp"], "--to must be one of geojson, geojsonseq, ndjson, gpx, kml, kmz, not 'shp'"),
     ])
     func mistakesAreUsageErrorsThatSayWhatIsWrong(words: [String], message: String) {
         #expect(throws: CLIError.usage(message)) { try ConvertCommand.parse(words) }

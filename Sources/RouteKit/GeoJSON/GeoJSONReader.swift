@@ -133,6 +133,14 @@ protocol FeatureFileReader {
     var onWarning: (ReadWarning) -> Void { get }
     /// Calls `body` with each feature of `input`, and the line and column where it starts.
     func features(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws
+    /// The features as the track model reads them (by default the same).
+    func trackFeatures(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws
+}
+
+extension FeatureFileReader {
+    func trackFeatures(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws {
+        try features(input, body: body)
+    }
 }
 
 extension FeatureFileReader {
@@ -142,7 +150,7 @@ extension FeatureFileReader {
         let converter = GeoJSONFeatureConverter(handler: handler, strict: strict, onWarning: onWarning) {
             XMLFormatError.invalidValue(line: $0, column: $1, reason: $2)
         }
-        try features(input) { feature, line, column in
+        try trackFeatures(input) { feature, line, column in
             try converter.convert(feature: feature, line: line, column: column)
         }
     }
@@ -238,12 +246,13 @@ package final class GeoJSONFeatureConverter {
             let others = parts.count - lines.count - parts.filter { $0["type"]?.string == "Point" }.count
             if others > 0 {
                 let what = others == 1 ? "geometry" : "geometries"
-                try warn("feature \(featureIndex): \(others) \(what) that GPX cannot hold left out")
+                let verb = others == 1 ? "is" : "are"
+                try warn("feature \(featureIndex): \(others) \(what) that \(verb) no track, route or waypoint left out")
             }
         default:
             try warn(
-                "feature \(featureIndex) is a \(type.isEmpty ? "geometry without a type" : type), which GPX "
-                    + "cannot hold; left out"
+                "feature \(featureIndex) is a \(type.isEmpty ? "geometry without a type" : type), which is no "
+                    + "track, route or waypoint; left out"
             )
         }
     }

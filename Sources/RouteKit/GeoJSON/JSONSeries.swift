@@ -81,6 +81,29 @@ package final class JSONSeries: @unchecked Sendable {
         try text.withUTF8 { try append(string: $0) }
     }
 
+    /// Appends an element as a cursor read it (from this series or another).
+    package func append(_ element: Element) throws {
+        switch element {
+        case .null: try append(number: nil)
+        case .number(let n): try append(number: n)
+        case .string(let bytes): try append(string: bytes.assumingMemoryBound(to: UInt8.self))
+        case .position(let start, let count):
+            try append(position: (0..<count).lazy.map { start.loadUnaligned(fromByteOffset: $0 * 8, as: Double.self) })
+        }
+    }
+
+    /// A copy without the elements at `indices`.
+    package func removing(_ indices: Set<Int>) throws -> JSONSeries {
+        let kept = JSONSeries()
+        var cursor = cursor()
+        var index = 0
+        while let element = try cursor.next() {
+            if !indices.contains(index) { try kept.append(element) }
+            index += 1
+        }
+        return kept
+    }
+
     private func commit() throws {
         count += 1
         try spool.append(&record)

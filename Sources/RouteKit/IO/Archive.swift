@@ -11,6 +11,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyEntries(path: String, limit: Int)
     /// Archives inside archives deeper than the limit.
     case nestedTooDeep(path: String, limit: Int)
+    /// A readable archive without the file it must hold (`what`: "a .kml file" for a KMZ).
+    case missingFile(path: String, what: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): refused: its files would expand to more than \(limit / (1 << 20)) MiB (a ZIP bomb?)"
         case let .tooManyEntries(path, limit): return "\(path): refused: more than \(limit) entries"
         case let .nestedTooDeep(path, limit): return "\(path): refused: archives nested more than \(limit) deep"
+        case let .missingFile(path, what): return "\(path): a ZIP archive without \(what)"
         }
     }
 }
@@ -184,7 +187,11 @@ extension InputFormat {
     ///   one that would expand past the budget, or a ZIP without a `.kml` file.
     package static func open(path: String) throws -> (file: InputFile, format: InputFormat?) {
         let file = try InputFile(path: path)
-        guard try file.peek(4) == [0x50, 0x4B, 0x03, 0x04] else { return (file, try detect(file)) }
+        // A ZIP starts with its first file's header, or, when it holds none, with its end record.
+        let head = try file.peek(4)
+        guard head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06] else {
+            return (file, try detect(file))
+        }
         var budget = ExpansionBudget.standard
         let isKML = { (name: String) in name.lowercased().hasSuffix(".kml") }
         let entries =
@@ -192,9 +199,95 @@ extension InputFormat {
             ? try ArchiveReader.files(in: try file.readAll(), name: path, budget: &budget, wanted: isKML)
             : try ArchiveReader.files(atPath: path, budget: &budget, wanted: isKML)
         guard let document = entries.first(where: { $0.path.lowercased() == "doc.kml" }) ?? entries.first else {
-            throw ArchiveError.malformed(path: path, reason: "a ZIP archive without a .kml file, so not a KMZ")
+            throw ArchiveError.missingFile(path: path, what: "a .kml file (so not a KMZ)")
         }
         let inner = InputFile(name: path + " › " + document.path, bytes: document.bytes)
         return (inner, try detect(inner))
+    }
+}
+
+/// A byte sink that writes what it is given as the one file of a ZIP archive (deflated, its size in a data
+/// descriptor after it, so nothing is held back), into another sink: a KMZ's `doc.kml`, written as the KML
+/// streams by. ``close()`` ends the archive; the bytes reach `output` in order as libarchive makes them.
+package final class ZipFileSink: ByteSink {
+    private let archive: OpaquePointer
+    private let output: any ByteSink
+    private let name: String
+    /// What the output threw inside libarchive's write callback, thrown again here.
+    private var failure: Error?
+    private var closed = false
+
+    /// Starts an archive whose one file is named `entryName`.
+    ///
+    /// - Throws: ``IOError/writeFailed(path:reason:)`` when libarchive cannot start it.
+    package init(entryName: String, into output: any ByteSink, name: String) throws {
+        guard let archive = archive_write_new() else {  // NULL when out of memory
+            throw IOError.writeFailed(path: name, reason: "libarchive could not start")
+        }
+        self.archive = archive
+        self.output = output
+        self.name = name
+        // ARCHIVE_OK or ARCHIVE_FATAL (then opening fails too, and says why)
+        archive_write_set_format_zip(archive)
+        archive_write_set_bytes_in_last_block(archive, 1)  // no padding after the archive
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        // ARCHIVE_OK, else an error archive_error_string explains
+        let opened = archive_write_open(
+            archive, context, nil,
+            { _, context, bytes, count in
+                guard let context, let bytes else { return -1 }
+                let sink = Unmanaged<ZipFileSink>.fromOpaque(context).takeUnretainedValue()
+                do {
+                    var buffer = ByteBuffer(capacity: count)
+                    buffer.append(UnsafeRawBufferPointer(start: bytes, count: count))
+                    try sink.output.write(&buffer)
+                    return count
+                } catch {
+                    sink.failure = error
+                    return -1
+                }
+            }, nil)
+        guard opened == ARCHIVE_OK else { throw takeError() }
+        guard let entry = archive_entry_new() else { throw IOError.writeFailed(path: name, reason: "out of memory") }
+        defer { archive_entry_free(entry) }
+        archive_entry_set_pathname_utf8(entry, entryName)
+        routekit_archive_entry_set_regular_file(entry)
+        archive_entry_set_mtime(entry, time(nil), 0)
+        guard archive_write_header(archive, entry) == ARCHIVE_OK else { throw takeError() }  // ARCHIVE_OK or an error
+    }
+
+    deinit {
+        archive_write_free(archive)
+    }
+
+    /// Compresses the bytes of `buffer` into the archive and empties `buffer`.
+    package func write(_ buffer: inout ByteBuffer) throws {
+        try buffer.withUnsafeBytes { bytes in
+            var done = 0
+            while done < bytes.count {
+                // bytes taken, or negative on error
+                let n = archive_write_data(archive, bytes.baseAddress! + done, bytes.count - done)
+                guard n > 0 else { throw takeError() }
+                done += n
+            }
+        }
+        buffer.removeAll()
+    }
+
+    /// Ends the file and the archive (its central directory), handing the last bytes to the output.
+    package func close() throws {
+        guard !closed else { return }
+        closed = true
+        // ARCHIVE_OK or an error
+        guard archive_write_finish_entry(archive) == ARCHIVE_OK, archive_write_close(archive) == ARCHIVE_OK else {
+            throw takeError()
+        }
+    }
+
+    /// The output's own error when it failed, else libarchive's.
+    private func takeError() -> Error {
+        if let failure { return failure }
+        let reason = archive_error_string(archive).map { String(cString: $0) } ?? "unknown archive error"
+        return IOError.writeFailed(path: name, reason: reason)
     }
 }

@@ -96,8 +96,9 @@ final class KMLElement {
 /// three numbers each for `coordinates`, as many as written for `gx:coord`.
 struct KMLPositions {
     let series = JSONSeries()
-    /// The text without white space, up to 4 KiB: a Point reads its one position from it as togeojson does.
-    var squashed: [UInt8] = []
+    /// For a `gx:Track`: the indices of the `gx:coord`s that were no position, whose `when`s and sensor values
+    /// are left out with them.
+    var dropped: [Int] = []
 
     var count: Int { series.count }
 
@@ -109,23 +110,36 @@ struct KMLPositions {
 
     /// Each position as a JSON array of numbers, in memory.
     func json() throws -> [JSONValue] { try series.values() }
+
+    /// `values` (a track's times or sensor values, one per `gx:coord`) without those of the dropped coords.
+    func aligned(_ values: JSONSeries) throws -> JSONSeries {
+        guard !dropped.isEmpty else { return values }
+        return try values.removing(Set(dropped))
+    }
 }
 
 /// Reads the text of a `coordinates` element as it streams by: tuples separated by white space, numbers in a
-/// tuple by commas; each number as `parseFloat` reads it, those that are not numbers dropped, the first three
-/// kept, and a tuple kept when two remain (togeojson's rules).
+/// tuple by commas (white space beside a comma does not end a tuple: `1.5, 2.5, 10` is one); each number as
+/// `parseFloat` reads it, those that are not finite numbers dropped, the first three kept, and a tuple kept
+/// when two remain (togeojson's rules, without its NaN and infinite values, which GeoJSON cannot hold).
 struct KMLCoordinateScanner {
     private var token: [UInt8] = []
     private var tokenTooLong = false
+    /// White space came after the token: it ends the tuple unless a comma follows.
+    private var spaceAfter = false
+    /// Tuples left out since ``takeUnreadable()``, and the first of them as written.
+    private var unreadable = 0
+    private var firstUnreadable = ""
 
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, into positions: inout KMLPositions) throws {
         for c in bytes {
             if JavaScriptNumber.isSpace(c) {
-                try finish(into: &positions)
-            } else {
-                if positions.squashed.count < 4096 { positions.squashed.append(c) }
-                if token.count < 1024 { token.append(c) } else { tokenTooLong = true }
+                if !token.isEmpty && token.last != 0x2C { spaceAfter = true }
+                continue
             }
+            if spaceAfter && c != 0x2C { try finish(into: &positions) }
+            spaceAfter = false
+            if token.count < 1024 { token.append(c) } else { tokenTooLong = true }
         }
     }
 
@@ -134,24 +148,54 @@ struct KMLCoordinateScanner {
         defer {
             token.removeAll(keepingCapacity: true)
             tokenTooLong = false
+            spaceAfter = false
         }
-        guard !token.isEmpty, !tokenTooLong else { return }
-        let numbers = Self.tuple(token)
-        guard numbers.count >= 2 else { return }
+        guard !token.isEmpty else { return }
+        let numbers = tokenTooLong ? [] : Self.tuple(token)
+        guard numbers.count >= 2 else {
+            if unreadable == 0 { firstUnreadable = String(decoding: token.prefix(40), as: UTF8.self) }
+            unreadable += 1
+            return
+        }
         try positions.series.append(position: numbers)
     }
 
-    /// The numbers of one tuple: up to three of those that read as numbers.
+    /// How many tuples were left out since the last call, and the first of them; (0, "") when none.
+    mutating func takeUnreadable() -> (count: Int, first: String) {
+        defer { unreadable = 0 }
+        return (unreadable, firstUnreadable)
+    }
+
+    /// The numbers of one tuple: up to three of those that read as finite numbers.
     static func tuple(_ token: some Collection<UInt8>) -> [Double] {
         var numbers: [Double] = []
         for part in token.split(separator: 0x2C, omittingEmptySubsequences: false) {
             // The fast path first: almost every number in a KML file is a plain decimal.
             let fast = part.withContiguousStorageIfAvailable { DecimalText.parse($0) } ?? nil
             let value = fast ?? JavaScriptNumber.parseFloat(part)
-            if !value.isNaN { numbers.append(value) }
+            if value.isFinite { numbers.append(value) }
             if numbers.count == 3 { break }
         }
         return numbers
+    }
+
+    /// The numbers of a `gx:coord` ("lon lat alt"; white space of any kind or commas between them), those
+    /// that are not finite numbers left out: a position when two or more remain, else nil.
+    static func trackCoordinate(_ text: UnsafeBufferPointer<UInt8>, into numbers: inout [Double]) -> Bool {
+        numbers.removeAll(keepingCapacity: true)
+        var start = 0
+        while start < text.count && numbers.count < 255 {
+            while start < text.count && (JavaScriptNumber.isSpace(text[start]) || text[start] == 0x2C) { start += 1 }
+            var end = start
+            while end < text.count && !JavaScriptNumber.isSpace(text[end]) && text[end] != 0x2C { end += 1 }
+            guard end > start else { break }
+            let part = UnsafeBufferPointer(rebasing: text[start..<end])
+            // The fast path first: almost every number in a KML file is a plain decimal.
+            let value = DecimalText.parse(part) ?? JavaScriptNumber.parseFloat(part)
+            if value.isFinite { numbers.append(value) }
+            start = end
+        }
+        return numbers.count >= 2
     }
 }
 

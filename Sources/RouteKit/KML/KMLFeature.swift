@@ -89,8 +89,9 @@ final class KMLStyles {
 enum KMLFeature {
     // MARK: Features
 
-    static func placemark(_ node: KMLElement, styles: KMLStyles) throws -> JSONValue {
-        let (geometries, times, tracks) = try geometry(of: node)
+    /// The Placemark as togeojson makes it; `forTracks` makes a `gx:Track` of two positions a line.
+    static func placemark(_ node: KMLElement, styles: KMLStyles, forTracks: Bool = false) throws -> JSONValue {
+        let (geometries, times, tracks) = try geometry(of: node, forTracks: forTracks)
         let geometry: JSONValue =
             geometries.isEmpty
             ? .null
@@ -105,8 +106,9 @@ enum KMLFeature {
         // Sensor values the same way, but one array for every track (empty where a track has none of the kind).
         for kind in SensorReadings.Kind.allCases
         where tracks.contains(where: { $0.sensors.contains { $0.kind == kind } }) {
-            let arrays = tracks.map { track in
-                track.sensors.first { $0.kind == kind }.map { JSONValue.series($0.values) } ?? .array([])
+            let arrays = try tracks.map { track -> JSONValue in
+                guard let values = track.sensors.first(where: { $0.kind == kind })?.values else { return .array([]) }
+                return .series(try track.positions?.aligned(values) ?? values)
             }
             let key = kind.coordinatePropertiesKey.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
             perPoint.append((key, arrays.count == 1 ? arrays[0] : .array(arrays)))
@@ -341,7 +343,7 @@ enum KMLFeature {
     /// The geometries of the element's own children (MultiGeometry and MultiTrack read through), the times
     /// of each `gx:Track` that has some, and the `gx:Track`s that make lines (for their sensor arrays).
     private static func geometry(
-        of node: KMLElement
+        of node: KMLElement, forTracks: Bool
     ) throws -> (geometries: [JSONValue], times: [JSONValue], tracks: [KMLElement]) {
         var geometries: [JSONValue] = []
         var times: [JSONValue] = []
@@ -349,18 +351,15 @@ enum KMLFeature {
         for child in node.elements {
             switch child.name {
             case "MultiGeometry", "MultiTrack":
-                let inner = try geometry(of: child)
+                let inner = try geometry(of: child, forTracks: forTracks)
                 geometries += inner.geometries
                 times += inner.times
                 tracks += inner.tracks
             case "Point":
-                let squashed = child.first("coordinates")?.positions?.squashed ?? []
-                var numbers: [Double] = []
-                for part in squashed.split(separator: 0x2C, omittingEmptySubsequences: false) {
-                    let value = JavaScriptNumber.parseFloat(part)
-                    if !value.isNaN { numbers.append(value) }
+                // The first tuple (togeojson joins them all: `1,2 3,4` would be [1, 23, 4]).
+                if let position = try child.first("coordinates")?.positions?.first() {
+                    geometries.append(point(position))
                 }
-                if numbers.count >= 2 { geometries.append(point(.numbers(Array(numbers.prefix(3))))) }
             case "LineString", "LinearRing":
                 if let positions = child.first("coordinates")?.positions, positions.count >= 2 {
                     geometries.append(line(positions.array))
@@ -375,10 +374,11 @@ enum KMLFeature {
             case "Track":
                 guard let positions = child.positions, let first = try positions.first() else { break }
                 // As togeojson 7.1.2: a track of two positions is a Point (of the first); its next release makes it
-                // a line. The KML writer never writes one.
-                geometries.append(positions.count > 2 ? line(positions.array) : point(first))
-                if let series = child.times { times.append(.series(series)) }
-                if positions.count > 2 { tracks.append(child) }
+                // a line, as the track model does. The KML writer never writes one.
+                let isLine = positions.count > (forTracks ? 1 : 2)
+                geometries.append(isLine ? line(positions.array) : point(first))
+                if let series = child.times { times.append(.series(try positions.aligned(series))) }
+                if isLine { tracks.append(child) }
             default: break
             }
         }

@@ -37,13 +37,27 @@ public struct KMLReader: FeatureFileReader {
         try readFeatures(input, into: handler)
     }
 
+    /// The features for the track model (``read(_:handler:)``): a `gx:Track` of two positions is a line.
+    func trackFeatures(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws {
+        try features(input, forTracks: true, body: body)
+    }
+
     /// Reads `input` to its end, calling `body` with each feature (a GeoJSON Feature in togeojson's shape)
     /// and the line and column where it starts, in togeojson's order.
     ///
     /// - Throws: ``XMLFormatError`` for a file that is not KML, ``IOError`` when reading fails, and whatever
     ///   `body` throws.
     package func features(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws {
-        try KMLStateMachine(body: body).read(input)
+        try features(input, forTracks: false, body: body)
+    }
+
+    /// The same; `forTracks` reads a `gx:Track` of two positions as a line (togeojson makes it a Point).
+    func features(
+        _ input: InputFile, forTracks: Bool, body: @escaping (JSONValue, Int, Int) throws -> Void
+    ) throws {
+        let machine = KMLStateMachine(forTracks: forTracks, body: body)
+        machine.onProblem = XMLFormatError.reporter(strict: strict, onWarning: onWarning)
+        try machine.read(input)
     }
 }
 
@@ -60,6 +74,8 @@ final class KMLStateMachine: XMLFormatMachine {
     private static let maximumWaiting = 4096
 
     private let body: (JSONValue, Int, Int) throws -> Void
+    /// Whether a `gx:Track` of two positions is a line (for tracks) rather than togeojson's Point.
+    private let forTracks: Bool
     private var sawRoot = false
     /// Names of the open elements outside a captured tree (for messages).
     private var outerNames: [String] = []
@@ -98,7 +114,8 @@ final class KMLStateMachine: XMLFormatMachine {
     private var overlays: [(JSONValue, Int, Int)] = []
     private var links: [(JSONValue, Int, Int)] = []
 
-    init(body: @escaping (JSONValue, Int, Int) throws -> Void) {
+    init(forTracks: Bool = false, body: @escaping (JSONValue, Int, Int) throws -> Void) {
+        self.forTracks = forTracks
         self.body = body
     }
 
@@ -218,6 +235,11 @@ final class KMLStateMachine: XMLFormatMachine {
             } catch {
                 fail(error)
             }
+            let (count, first) = scanner.takeUnreadable()
+            if count > 0 {
+                let what = count == 1 ? "a tuple that is" : "\(count) tuples that are"
+                warn("<coordinates> has \(what) not a position (the first: '\(first)'); left out")
+            }
         }
         current = element.parent
         guard current == nil else { return }
@@ -293,19 +315,17 @@ final class KMLStateMachine: XMLFormatMachine {
                 try leafText.withUnsafeBufferPointer { try times.append(string: $0) }
                 return
             }
-            let positions = leaf.track.positions ?? KMLPositions()
-            leaf.track.positions = positions
-            leafNumbers.removeAll(keepingCapacity: true)
-            leafText.withUnsafeBufferPointer { text in
-                var start = 0
-                while start <= text.count && leafNumbers.count < 255 {
-                    var end = start
-                    while end < text.count && text[end] != 0x20 { end += 1 }
-                    let part = UnsafeBufferPointer(rebasing: text[start..<end])
-                    // The fast path first: almost every number in a KML file is a plain decimal.
-                    leafNumbers.append(DecimalText.parse(part) ?? JavaScriptNumber.parseFloat(part))
-                    start = end + 1
-                }
+            var positions = leaf.track.positions ?? KMLPositions()
+            leaf.track.positions = nil
+            defer { leaf.track.positions = positions }
+            let isPosition = leafText.withUnsafeBufferPointer {
+                KMLCoordinateScanner.trackCoordinate($0, into: &leafNumbers)
+            }
+            guard isPosition else {
+                positions.dropped.append(positions.count + positions.dropped.count)
+                let text = String(decoding: leafText.prefix(40), as: UTF8.self)
+                warn("<gx:coord>\(text)</gx:coord> is not a position; left out with its time")
+                return
             }
             try positions.series.append(position: leafNumbers)
         } catch {
@@ -348,7 +368,7 @@ final class KMLStateMachine: XMLFormatMachine {
         case "Placemark":
             styles.registerInline(element)
             if waiting.isEmpty && styles.canResolve(element) {
-                try body(try KMLFeature.placemark(element, styles: styles), rootLine, rootColumn)
+                try body(try KMLFeature.placemark(element, styles: styles, forTracks: forTracks), rootLine, rootColumn)
             } else {
                 waiting.append((element, rootLine, rootColumn))
                 if waiting.count > Self.maximumWaiting { try flushWaiting(all: true) }
@@ -365,7 +385,7 @@ final class KMLStateMachine: XMLFormatMachine {
     private func flushWaiting(all: Bool) throws {
         while let (element, line, column) = waiting.first, all || styles.canResolve(element) {
             waiting.removeFirst()
-            try body(try KMLFeature.placemark(element, styles: styles), line, column)
+            try body(try KMLFeature.placemark(element, styles: styles, forTracks: forTracks), line, column)
         }
     }
 }

@@ -39,7 +39,9 @@ public struct TCXReader: FeatureFileReader {
     /// - Throws: ``XMLFormatError`` for a file that is not TCX, ``IOError`` when reading fails, and whatever
     ///   `body` throws.
     package func features(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws {
-        try TCXStateMachine(body: body).read(input)
+        let machine = TCXStateMachine(body: body)
+        machine.onProblem = XMLFormatError.reporter(strict: strict, onWarning: onWarning)
+        try machine.read(input)
     }
 }
 
@@ -57,15 +59,18 @@ final class TCXStateMachine: XMLFormatMachine {
     ]
     private static let lapNames = Set(lapFields.map(\.0) + ["Name"])
     private static let pointNames = Set(
-        pointFields.map(\.0) + ["LongitudeDegrees", "LatitudeDegrees", "HeartRateBpm", "Time", "AltitudeMeters"])
+        pointFields.map(\.0) + [
+            "LongitudeDegrees", "LatitudeDegrees", "HeartRateBpm", "Time", "AltitudeMeters", "RunCadence",
+        ])
 
     /// A Trackpoint as read: the first text of each name inside it.
     private struct Point {
         var texts: [String: String] = [:]
+        /// The text's number as `parseFloat` reads it; nil when there is no such text or it is no finite number.
         func number(_ name: String) -> Double? {
             guard let text = texts[name] else { return nil }
             let value = JavaScriptNumber.parseFloat(Array(text.utf8))
-            return value.isNaN ? nil : value
+            return value.isFinite ? value : nil
         }
     }
 
@@ -213,7 +218,14 @@ final class TCXStateMachine: XMLFormatMachine {
         guard var s = segment else { return }
         defer { segment = s }
         let index = s.trackpoints - 1
-        guard let lon = p.number("LongitudeDegrees"), let lat = p.number("LatitudeDegrees") else { return }
+        guard let lon = p.number("LongitudeDegrees"), let lat = p.number("LatitudeDegrees") else {
+            // A Trackpoint without a position is no fix (an indoor activity's); one whose position is no number is.
+            if p.texts["LongitudeDegrees"] != nil || p.texts["LatitudeDegrees"] != nil {
+                let written = "\(p.texts["LatitudeDegrees"] ?? "none"), \(p.texts["LongitudeDegrees"] ?? "none")"
+                warn("a Trackpoint's position (\(written)) is not a latitude and longitude; left out")
+            }
+            return
+        }
         // togeojson's per-Trackpoint columns have a value only where the Trackpoint has a position.
         for (element, key) in Self.pointFields {
             guard let value = p.number(element) else { continue }
@@ -221,6 +233,9 @@ final class TCXStateMachine: XMLFormatMachine {
             s.columns[key] = column
             while column.count < index { try column.append(number: nil) }
             try column.append(number: value)
+        }
+        if let text = p.texts["AltitudeMeters"], p.number("AltitudeMeters") == nil {
+            warn("a Trackpoint's altitude '\(text)' is not a number; left out")
         }
         if let altitude = p.number("AltitudeMeters") {
             try s.coordinates.append(position: [lon, lat, altitude])
@@ -232,10 +247,12 @@ final class TCXStateMachine: XMLFormatMachine {
         s.anyTime = s.anyTime || time != nil
         // togeojson keeps a heart rate only when it is a number other than 0.
         let heart = p.texts["HeartRateBpm"].map { JavaScriptNumber.parseFloat(Array($0.utf8)) }
-        let keptHeart = heart.flatMap { $0.isNaN || $0 == 0 ? nil : $0 }
+        let keptHeart = heart.flatMap { !$0.isFinite || $0 == 0 ? nil : $0 }
         try s.hearts.append(number: keptHeart)
         s.anyHeart = s.anyHeart || keptHeart != nil
-        for (k, value) in [p.number("Cadence"), p.number("Speed"), p.number("Watts")].enumerated() {
+        // Running watches write the cadence as RunCadence.
+        let cadence = p.number("Cadence") ?? p.number("RunCadence")
+        for (k, value) in [cadence, p.number("Speed"), p.number("Watts")].enumerated() {
             try s.sensors[k].append(number: value)
             s.anySensor[k] = s.anySensor[k] || value != nil
         }

@@ -25,6 +25,17 @@ public enum XMLFormatError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// What a reader does with a value it leaves out (at a line and column, with a message): a warning to
+    /// `onWarning`, or with `strict` an ``invalidValue(line:column:reason:)`` that stops the reading.
+    static func reporter(
+        strict: Bool, onWarning: @escaping (ReadWarning) -> Void
+    ) -> (Int, Int, String) throws -> Void {
+        { line, column, message in
+            if strict { throw XMLFormatError.invalidValue(line: line, column: column, reason: message) }
+            onWarning(ReadWarning(line: line, column: column, message: message))
+        }
+    }
+
     /// The parser's first error as one of these, nil when there was none; `openElement` is the element open
     /// where reading stopped, `root` the format's root element.
     static func from(_ parser: XMLStreamParser, openElement: String?, root: String) -> XMLFormatError? {
@@ -43,6 +54,18 @@ class XMLFormatMachine: XMLStreamHandler {
     unowned(unsafe) var parser: XMLStreamParser! = nil
     /// The first error of the machine's own (a handler's, a wrong root), which stopped the parser.
     private(set) var failure: Error?
+
+    /// Hears what is left out, with its line and column; throws to stop (strict reading).
+    var onProblem: (Int, Int, String) throws -> Void = { _, _, _ in }
+
+    /// Reports something left out at the parser's place; a strict reading stops there.
+    func warn(_ message: String) {
+        do {
+            try onProblem(parser.line, parser.column, message)
+        } catch {
+            fail(error)
+        }
+    }
 
     /// Stops the parser for `error`; the first error is the one reported.
     func fail(_ error: Error) {

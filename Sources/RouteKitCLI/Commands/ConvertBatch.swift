@@ -194,6 +194,7 @@ extension ConvertCommand.OutputFormat {
         case .ndjson: "ndjson"
         case .gpx: "gpx"
         case .kml: "kml"
+        case .kmz: "kmz"
         }
     }
 }

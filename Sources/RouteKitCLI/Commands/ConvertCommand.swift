@@ -65,10 +65,12 @@ struct ConvertCommand: Command {
 
     enum OutputFormat: String, CaseIterable {
         case geojson, geojsonseq, ndjson, gpx, kml
+        /// KML zipped: a ZIP of one `doc.kml`, as Google Earth and My Maps read it.
+        case kmz
 
         /// The file name endings that choose each format for -o.
         static let extensions: [(String, OutputFormat)] = [
-            (".gpx", .gpx), (".kml", .kml), (".geojsons", .geojsonseq), (".geojsonseq", .geojsonseq),
+            (".gpx", .gpx), (".kml", .kml), (".kmz", .kmz), (".geojsons", .geojsonseq), (".geojsonseq", .geojsonseq),
             (".jsonseq", .geojsonseq), (".ndjson", .ndjson), (".geojsonl", .ndjson), (".jsonl", .ndjson),
             (".geojson", .geojson), (".json", .geojson),
         ]
@@ -90,10 +92,10 @@ struct ConvertCommand: Command {
                 "--to", name: "FORMAT",
                 help: """
                     geojson, geojsonseq (RFC 8142 text sequence: one Feature per line, each
-                    after a record separator), ndjson (one Feature per line), gpx or kml.
-                    Default: from the extension of -o (.geojson, .json, .geojsons, .ndjson,
-                    .gpx, .kml; another extension is refused); without -o, geojson, or gpx
-                    when the first input is GeoJSON.
+                    after a record separator), ndjson (one Feature per line), gpx, kml or kmz
+                    (the KML zipped as doc.kml). Default: from the extension of -o (.geojson,
+                    .json, .geojsons, .ndjson, .gpx, .kml, .kmz; another extension is refused);
+                    without -o, geojson, or gpx when the first input is GeoJSON.
                     """,
                 parse: OptionValues.choice(
                     OutputFormat.self,
@@ -235,14 +237,19 @@ struct ConvertCommand: Command {
             written = { writer.counts.features }
             // With a DEM, KML and TCX go through the handler, where the DEM sets their elevations.
             if model == nil { features = { feature, _, _ in try writer.write(feature: feature) } }
-        case .gpx, .kml:
+        case .gpx, .kml, .kmz:
+            // A KMZ is the KML compressed on its way out, as the one file of a ZIP.
+            let zip = format == .kmz ? try ZipFileSink(entryName: "doc.kml", into: out, name: output ?? "-") : nil
             let writer: any ItemWriter =
                 format == .gpx
                 ? GPXWriter(sink: out, precision: precision, kinds: kinds)
-                : KMLWriter(sink: out, precision: precision, kinds: kinds)
+                : KMLWriter(sink: zip ?? out, precision: precision, kinds: kinds)
             try writer.begin()
             sink = writer
-            finish = writer.finish
+            finish = {
+                try writer.finish()
+                try zip?.close()
+            }
             written = { writer.itemsWritten }
         }
 
@@ -253,7 +260,8 @@ struct ConvertCommand: Command {
             defer { flushWarnings() }
             let before = written()
             if let features, inputFormat == .kml || inputFormat == .tcx {
-                try readFeatures(file, format: inputFormat, into: features)
+                try readFeatures(
+                    file, format: inputFormat, strict: strict, quiet: quiet, console: console, into: features)
             } else {
                 if let pipeline {
                     try readInput(
@@ -282,18 +290,21 @@ private protocol ItemWriter: GPXHandler {
 extension GPXWriter: ItemWriter {}
 extension KMLWriter: ItemWriter {}
 
-/// Reads a KML or TCX file as GeoJSON features in togeojson's shape, turning format errors into data errors
-/// with the file name.
+/// Reads a KML or TCX file as GeoJSON features in togeojson's shape, printing what is left out and turning
+/// format errors into data errors with the file name.
 private func readFeatures(
-    _ file: InputFile, format: InputFormat, into body: @escaping (JSONValue, Int, Int) throws -> Void
+    _ file: InputFile, format: InputFormat, strict: Bool, quiet: Bool, console: Console,
+    into body: @escaping (JSONValue, Int, Int) throws -> Void
 )
     throws
 {
+    let printer = WarningPrinter(console: console, path: file.path, quiet: quiet)
+    defer { printer.finish() }
     do {
         if format == .kml {
-            try KMLReader().features(file, body: body)
+            try KMLReader(strict: strict, onWarning: { printer($0) }).features(file, body: body)
         } else {
-            try TCXReader().features(file, body: body)
+            try TCXReader(strict: strict, onWarning: { printer($0) }).features(file, body: body)
         }
     } catch let error as XMLFormatError {
         throw CLIError.data("\(file.path):\(error)")

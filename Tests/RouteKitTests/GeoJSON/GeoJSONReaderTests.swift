@@ -81,7 +81,7 @@ import Testing
         #expect(document.waypoints.count == 1)
         #expect(document.waypoints[0].time == nil)
         #expect(warnings.map(\.line) == [2, 3, 4, 5])
-        #expect(warnings[0].message == "feature 1 is a Polygon, which GPX cannot hold; left out")
+        #expect(warnings[0].message == "feature 1 is a Polygon, which is no track, route or waypoint; left out")
         #expect(warnings[1].message == "feature 2 has no geometry; left out")
         #expect(warnings[2].message.contains("out of range"))
         #expect(throws: GeoJSONError.self) { try read(text, strict: true) }

@@ -76,8 +76,11 @@ func expectGolden(_ text: String, _ name: String) throws {
         #expect(document.waypoints.map(\.name) == ["Erjavčeva koča", "Hidden hut", "Pass and its road"])
         #expect(document.waypoints[0].time == Timestamp("2026-07-04T10:15:00+02:00"))
         #expect(document.waypoints[0].details.description == "<b>Open</b> June to September")
-        #expect(warnings.count == 3, "\(warnings)")  // the lake, the feature without geometry, the overlay
-        #expect(warnings.contains { $0.contains("Polygon, which GPX cannot hold") })
+        // The tuple with a latitude that is no number, the lake, the feature without geometry, the overlay.
+        #expect(warnings.count == 4, "\(warnings)")
+        #expect(
+            warnings[0] == "49:68: <coordinates> has a tuple that is not a position (the first: 'bad,46.1'); left out")
+        #expect(warnings.contains { $0.contains("Polygon, which is no track, route or waypoint") })
     }
 
     /// A gx:Track and a LineString long enough to be held in a temporary file read back whole and in order,
@@ -105,6 +108,56 @@ func expectGolden(_ text: String, _ name: String) throws {
         let points = document.tracks.flatMap { $0.segments.flatMap(\.points) }
         #expect(points.count == 2 * n && warnings.isEmpty)
         #expect(points[n - 1].time == Timestamp(times[n - 1].string!) && points[n - 1].elevation == 699)
+    }
+
+    /// Coordinates as real files write them: any white space (and commas) in a gx:coord, spaces after commas,
+    /// several tuples in a Point, values too large for a double; what is no position is left out with a
+    /// warning (with its time), and never written as a null.
+    @Test func readsCoordinatesAsWrittenInTheWildAndWarnsAboutTheRest() throws {
+        let bytes = Self.kml(
+            """
+            <Placemark><name>t</name><gx:Track><when>2026-07-04T06:00:00Z</when><when>2026-07-04T06:00:01Z</when>\
+            <when>2026-07-04T06:00:02Z</when><when>2026-07-04T06:00:03Z</when><when>2026-07-04T06:00:04Z</when>\
+            <gx:coord>7  45  100</gx:coord><gx:coord> 7.1\t45.001\n101 </gx:coord><gx:coord/>\
+            <gx:coord>7.2,45.002,102</gx:coord><gx:coord>7.3 Infinity</gx:coord></gx:Track></Placemark>
+            <Placemark><name>l</name><LineString><coordinates>1.5, 2.5, 10   3.5 ,4.5,1e400 no,no</coordinates>\
+            </LineString></Placemark>
+            <Placemark><name>p</name><Point><coordinates>1,2 3,4</coordinates></Point></Placemark>
+            <Placemark><name>two</name><gx:Track><when>2026-07-04T07:00:00Z</when><when>2026-07-04T07:00:09Z</when>\
+            <gx:coord>8 46</gx:coord><gx:coord>8.1 46.1</gx:coord></gx:Track></Placemark>
+            """)
+        var warnings: [ReadWarning] = []
+        var features: [JSONValue] = []
+        try KMLReader { warnings.append($0) }.features(InputFile(name: "x.kml", bytes: bytes)) { feature, _, _ in
+            features.append(feature)
+        }
+        #expect(
+            features[0]["geometry"]?["coordinates"]
+                == .array([
+                    .numbers([7, 45, 100]), .numbers([7.1, 45.001, 101]), .numbers([7.2, 45.002, 102]),
+                ]))
+        let times = features[0]["properties"]?["coordinateProperties"]?["times"]?.elements?.compactMap(\.string)
+        #expect(times == ["2026-07-04T06:00:00Z", "2026-07-04T06:00:01Z", "2026-07-04T06:00:03Z"])
+        #expect(features[1]["geometry"]?["coordinates"] == .array([.numbers([1.5, 2.5, 10]), .numbers([3.5, 4.5])]))
+        #expect(features[2]["geometry"]?["coordinates"] == .numbers([1, 2]))
+        // togeojson 7.1.2 makes a gx:Track of two positions a Point; the track model keeps it a line.
+        #expect(features[3]["geometry"]?["type"]?.string == "Point")
+        #expect(
+            warnings.map(\.message) == [
+                "<gx:coord></gx:coord> is not a position; left out with its time",
+                "<gx:coord>7.3 Infinity</gx:coord> is not a position; left out with its time",
+                "<coordinates> has a tuple that is not a position (the first: 'no,no'); left out",
+            ])
+        var heard: [String] = []
+        let document = try Self.document(bytes, warnings: &heard)
+        #expect(document.tracks.map(\.name) == ["t", "l", "two"])
+        #expect(
+            document.tracks[2].segments[0].points.map(\.time) == [
+                Timestamp("2026-07-04T07:00:00Z"), Timestamp("2026-07-04T07:00:09Z"),
+            ])
+        #expect(throws: XMLFormatError.self) {
+            try KMLReader(strict: true).read(InputFile(name: "x.kml", bytes: bytes), handler: GPXDocumentBuilder())
+        }
     }
 
     @Test func strictMakesWhatGPXCannotHoldAnError() throws {

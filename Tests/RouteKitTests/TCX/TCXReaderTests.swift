@@ -66,6 +66,41 @@ import Testing
         #expect(points[n - 1].coordinate.latitude == Double("46.\(n - 1)"))
     }
 
+    /// A position or altitude that is no number is left out with a warning (an error when strict); a
+    /// Trackpoint without a position (an indoor activity's) is no fix and no warning; RunCadence is cadence.
+    @Test func warnsAboutValuesThatAreNoNumbers() throws {
+        let text = """
+            <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" \
+            xmlns:x="http://www.garmin.com/xmlschemas/ActivityExtension/v2"><Activities><Activity><Lap><Track>\
+            <Trackpoint><Time>2026-07-04T06:00:00Z</Time><Position><LatitudeDegrees>46</LatitudeDegrees>\
+            <LongitudeDegrees>13</LongitudeDegrees></Position><AltitudeMeters>abc</AltitudeMeters>\
+            <Extensions><x:TPX><x:RunCadence>88</x:RunCadence></x:TPX></Extensions></Trackpoint>\
+            <Trackpoint><Time>2026-07-04T06:00:01Z</Time><Position><LatitudeDegrees>undefined</LatitudeDegrees>\
+            <LongitudeDegrees>13</LongitudeDegrees></Position></Trackpoint>\
+            <Trackpoint><Time>2026-07-04T06:00:02Z</Time><DistanceMeters>3</DistanceMeters></Trackpoint>\
+            <Trackpoint><Time>2026-07-04T06:00:03Z</Time><Position><LatitudeDegrees>46.001</LatitudeDegrees>\
+            <LongitudeDegrees>13.001</LongitudeDegrees></Position><AltitudeMeters>1e400</AltitudeMeters>\
+            </Trackpoint></Track></Lap></Activity></Activities></TrainingCenterDatabase>
+            """
+        var warnings: [String] = []
+        let builder = GPXDocumentBuilder()
+        try TCXReader { warnings.append($0.message) }.read(
+            InputFile(name: "x.tcx", bytes: Array(text.utf8)), handler: builder)
+        let points = try #require(builder.document.tracks.first?.segments.first?.points)
+        #expect(points.count == 2 && points.allSatisfy { $0.elevation == nil })
+        #expect(points[0].sensors == SensorReadings(cadence: 88))
+        #expect(
+            warnings == [
+                "a Trackpoint's altitude 'abc' is not a number; left out",
+                "a Trackpoint's position (undefined, 13) is not a latitude and longitude; left out",
+                "a Trackpoint's altitude '1e400' is not a number; left out",
+            ])
+        #expect(throws: XMLFormatError.self) {
+            try TCXReader(strict: true).read(
+                InputFile(name: "x.tcx", bytes: Array(text.utf8)), handler: GPXDocumentBuilder())
+        }
+    }
+
     @Test func refusesWhatIsNotTCX() throws {
         #expect {
             try TCXReader().read(InputFile(name: "x", bytes: Array("<kml/>".utf8)), handler: GPXDocumentBuilder())
