@@ -39,7 +39,20 @@ public struct TCXReader: FeatureFileReader {
     /// - Throws: ``XMLFormatError`` for a file that is not TCX, ``IOError`` when reading fails, and whatever
     ///   `body` throws.
     package func features(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws {
-        let machine = TCXStateMachine(body: body)
+        try features(input, forTracks: false, body: body)
+    }
+
+    /// The features for the track model (``read(_:handler:)``): also a course's CoursePoints (turns, summits,
+    /// water), as Points with their name, `Notes` as `desc`, `PointType` as `type` and time; togeojson
+    /// leaves them out.
+    func trackFeatures(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws {
+        try features(input, forTracks: true, body: body)
+    }
+
+    private func features(
+        _ input: InputFile, forTracks: Bool, body: @escaping (JSONValue, Int, Int) throws -> Void
+    ) throws {
+        let machine = TCXStateMachine(forTracks: forTracks, body: body)
         machine.onProblem = XMLFormatError.reporter(strict: strict, onWarning: onWarning)
         try machine.read(input)
     }
@@ -58,6 +71,8 @@ final class TCXStateMachine: XMLFormatMachine {
         ("heartRate", "heartRates"), ("Cadence", "cadences"), ("Speed", "speeds"), ("Watts", "watts"),
     ]
     private static let lapNames = Set(lapFields.map(\.0) + ["Name"])
+    /// What a CoursePoint has besides a Trackpoint's.
+    private static let coursePointNames: Set<String> = ["Name", "PointType", "Notes"]
     private static let pointNames = Set(
         pointFields.map(\.0) + [
             "LongitudeDegrees", "LatitudeDegrees", "HeartRateBpm", "Time", "AltitudeMeters", "RunCadence",
@@ -104,6 +119,9 @@ final class TCXStateMachine: XMLFormatMachine {
     }
 
     private let body: (JSONValue, Int, Int) throws -> Void
+    /// Whether CoursePoints are read (as Points, for the track model).
+    private let forTracks: Bool
+    private var inCoursePoint = false
     private var sawRoot = false
     private var names: [String] = []
     private var scopes: [Scope] = []
@@ -115,7 +133,8 @@ final class TCXStateMachine: XMLFormatMachine {
     private var captures: [(depth: Int, name: String, text: [UInt8], forPoint: Bool)] = []
     private var lapFeatures: [(JSONValue, Int, Int)] = []
 
-    init(body: @escaping (JSONValue, Int, Int) throws -> Void) {
+    init(forTracks: Bool = false, body: @escaping (JSONValue, Int, Int) throws -> Void) {
+        self.forTracks = forTracks
         self.body = body
     }
 
@@ -155,13 +174,16 @@ final class TCXStateMachine: XMLFormatMachine {
         case "Trackpoint" where segment != nil:
             point = Point()
             segment?.trackpoints += 1
+        case "CoursePoint" where forTracks && point == nil:
+            point = Point()
+            inCoursePoint = true
         default:
-            if point != nil, Self.pointNames.contains(name), point?.texts[name] == nil,
-                !captures.contains(where: { $0.forPoint && $0.name == name })
+            if point != nil, Self.pointNames.contains(name) || inCoursePoint && Self.coursePointNames.contains(name),
+                point?.texts[name] == nil, !captures.contains(where: { $0.forPoint && $0.name == name })
             {
                 captures.append((names.count, name, [], true))
             }
-            if let scope = scopes.last, Self.lapNames.contains(name), scope.texts[name] == nil,
+            if !inCoursePoint, let scope = scopes.last, Self.lapNames.contains(name), scope.texts[name] == nil,
                 !captures.contains(where: { !$0.forPoint && $0.name == name })
             {
                 captures.append((names.count, name, [], false))
@@ -195,6 +217,10 @@ final class TCXStateMachine: XMLFormatMachine {
             } catch {
                 fail(error)
             }
+            point = nil
+        case "CoursePoint" where inCoursePoint:
+            inCoursePoint = false
+            if let p = point { coursePoint(p) }
             point = nil
         case "Track" where segment != nil:
             if let s = segment, s.trackpoints >= 2, s.coordinates.count >= 2 {
@@ -255,6 +281,30 @@ final class TCXStateMachine: XMLFormatMachine {
         for (k, value) in [cadence, p.number("Speed"), p.number("Watts")].enumerated() {
             try s.sensors[k].append(number: value)
             s.anySensor[k] = s.anySensor[k] || value != nil
+        }
+    }
+
+    /// A CoursePoint as a Point feature.
+    private func coursePoint(_ p: Point) {
+        guard let lon = p.number("LongitudeDegrees"), let lat = p.number("LatitudeDegrees") else {
+            let name = p.texts["Name"].map { " '\($0)'" } ?? ""
+            warn("a CoursePoint\(name) has no latitude and longitude; left out")
+            return
+        }
+        let position = [lon, lat] + (p.number("AltitudeMeters").map { [$0] } ?? [])
+        var properties: [(String, JSONValue)] = []
+        for (element, key) in [("Name", "name"), ("Notes", "desc"), ("PointType", "type"), ("Time", "time")] {
+            if let text = p.texts[element], !text.isEmpty { properties.append((key, .string(text))) }
+        }
+        let feature = JSONValue.object([
+            ("type", .string("Feature")),
+            ("geometry", .object([("type", .string("Point")), ("coordinates", .numbers(position))])),
+            ("properties", .object(properties)),
+        ])
+        do {
+            try body(feature, parser.line, parser.column)
+        } catch {
+            fail(error)
         }
     }
 

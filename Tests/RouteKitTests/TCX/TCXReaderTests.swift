@@ -101,6 +101,36 @@ import Testing
         }
     }
 
+    /// A course's CoursePoints are waypoints of the track model (togeojson's GeoJSON leaves them out).
+    @Test func coursePointsAreWaypoints() throws {
+        let text = """
+            <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Courses>\
+            <Course><Name>Vršič</Name><Track><Trackpoint><Position><LatitudeDegrees>46.48</LatitudeDegrees>\
+            <LongitudeDegrees>13.78</LongitudeDegrees></Position></Trackpoint><Trackpoint><Position>\
+            <LatitudeDegrees>46.43</LatitudeDegrees><LongitudeDegrees>13.74</LongitudeDegrees></Position>\
+            </Trackpoint></Track><CoursePoint><Name>Pass</Name><Time>2026-07-04T08:00:00Z</Time><Position>\
+            <LatitudeDegrees>46.433</LatitudeDegrees><LongitudeDegrees>13.743</LongitudeDegrees></Position>\
+            <AltitudeMeters>1611</AltitudeMeters><PointType>Summit</PointType><Notes>Top</Notes></CoursePoint>\
+            <CoursePoint><Name>Lost</Name></CoursePoint></Course></Courses></TrainingCenterDatabase>
+            """
+        var warnings: [String] = []
+        let builder = GPXDocumentBuilder()
+        try TCXReader { warnings.append($0.message) }.read(
+            InputFile(name: "x.tcx", bytes: Array(text.utf8)), handler: builder)
+        let document = builder.document
+        #expect(document.tracks.map(\.name) == ["Vršič"])
+        #expect(document.waypoints.count == 1)
+        let pass = try #require(document.waypoints.first)
+        #expect(pass.name == "Pass" && pass.details.description == "Top" && pass.details.type == "Summit")
+        #expect(pass.elevation == 1611 && pass.time == Timestamp("2026-07-04T08:00:00Z"))
+        #expect(warnings == ["a CoursePoint 'Lost' has no latitude and longitude; left out"])
+        var features: [JSONValue] = []
+        try TCXReader().features(InputFile(name: "x.tcx", bytes: Array(text.utf8))) { feature, _, _ in
+            features.append(feature)
+        }
+        #expect(features.count == 1)
+    }
+
     @Test func refusesWhatIsNotTCX() throws {
         #expect {
             try TCXReader().read(InputFile(name: "x", bytes: Array("<kml/>".utf8)), handler: GPXDocumentBuilder())
