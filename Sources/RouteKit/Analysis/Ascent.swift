@@ -45,17 +45,24 @@ public struct AscentDescent: Hashable, Sendable {
 ///    real hills does not read as noise: it makes s² grow far faster than noise can.
 /// 2. **Smoothing.** The elevations are smoothed by local quadratic regression with Gaussian weights over
 ///    distance (not over point count, so uneven spacing does not matter; a parabola keeps hilltops at their
-///    height where a moving average would flatten them). The bandwidth grows with the short-range noise
-///    σₛ, the noise s at the lag ``noiseScaleMeters`` (σ itself for white noise, less for slow noise):
-///    ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres (12.9 m at σₛ = 0.3 m,
-///    about 110 m at σₛ = 1.9 m), capped at ``maximumSmoothingMeters``. Exact elevations are not smoothed.
-/// 3. **Hysteresis.** Climbing is counted from a low point only once the smoothed profile has risen
-///    ``thresholdPerNoise`` × σ′ above it, and likewise for descents; then the whole rise counts, from the
-///    low point to the next high point. σ′ is the noise left after smoothing: σ over the square root of the
-///    number of independent fixes within 2.5 bandwidths, one per twice the correlation length (the lag at
-///    which s² reaches half of σ²), per ``independenceMeters`` or per fix, whichever is longest. Slow noise
-///    thus gets a threshold that its swings do not reach; swings smaller than the threshold are treated as
-///    noise. With exact elevations the threshold is 0 and the result is the plain sum of the rises.
+///    height where a moving average would flatten them). The noise is modelled as white plus exponentially
+///    correlated: its white part σ𝑤 follows from s² at the first lag, the level and the half-variance lag.
+///    When the noise is white (σ𝑤² at least ``whiteNoiseShare`` of σ²), the bandwidth is the one of least
+///    estimated risk (Stein's unbiased estimate of the smoother's mean squared error against the terrain,
+///    over mean-spacing × √2ᵏ up to ``maximumSmoothingMeters``): it averages as many fixes as the terrain
+///    allows, whatever σ, instead of growing with σ. Otherwise (slow noise, which averaging over a few fixes
+///    cannot remove) the bandwidth grows with the short-range noise σₛ, the noise s at the lag
+///    ``noiseScaleMeters``: ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres
+///    (about 110 m at σₛ = 1.9 m), capped at ``maximumSmoothingMeters``. Exact elevations are not smoothed.
+/// 3. **Hysteresis.** Climbing is counted from a low point only once the smoothed profile has risen a
+///    threshold above it, and likewise for descents; then the whole rise counts, from the low point to the
+///    next high point. For white noise the threshold is ``whiteThresholdPerNoise`` × σ′, σ′ the noise the
+///    chosen smoother leaves (σ𝑤 times the root of the sum of its squared weights). For slow noise it is
+///    ``thresholdPerNoise`` × σ′, σ′ being σ over the square root of the number of independent fixes within
+///    2.5 bandwidths, one per twice the correlation length (the lag at which s² reaches half of σ²), per
+///    ``independenceMeters`` or per fix, whichever is longest: slow noise thus gets a threshold that its
+///    swings do not reach. Swings smaller than the threshold are treated as noise. With exact elevations the
+///    threshold is 0 and the result is the plain sum of the rises.
 ///
 /// Points without elevation never enter (they are not zeros). The result reports σ, the bandwidth and the
 /// threshold used, so that a user can see why two tools disagree. When the elevations are known to be
@@ -87,6 +94,13 @@ public struct AscentMethod: Hashable, Sendable {
     public var maximumSmoothingMeters: Double = 150
     /// Hysteresis threshold in units of the noise left after smoothing.
     public var thresholdPerNoise: Double = 3
+    /// The share of the noise variance that must be white (uncorrelated from fix to fix) for the bandwidth
+    /// to be chosen by the estimated risk, and the threshold from the noise the smoother leaves.
+    public var whiteNoiseShare: Double = 0.9
+    /// Hysteresis threshold for white noise, in units of the noise the chosen smoother leaves: two
+    /// independent extremes of smoothed Gaussian noise differ by 5σ′ (3.5 standard deviations of their
+    /// difference) about once in 4,000 swings, once in tens of kilometres at the bandwidths chosen.
+    public var whiteThresholdPerNoise: Double = 5
     /// A fixed hysteresis threshold in metres instead of the automatic one.
     public var thresholdMeters: Double? = nil
 
@@ -117,15 +131,31 @@ public struct AscentMethod: Hashable, Sendable {
     package func analyze(_ series: ElevationSeries) -> (result: AscentDescent, smoothed: [Double]) {
         guard series.count >= 2 else { return (AscentDescent(), series.elevations) }
         let noise = estimateNoise(series)
-        let bandwidth =
-            smoothingMeters
-            ?? min(
+        // White noise: the bandwidth of least estimated risk, and the noise that smoother leaves.
+        let white =
+            noise.sigma > 0 && noise.whiteSigma * noise.whiteSigma >= whiteNoiseShare * noise.sigma * noise.sigma
+        var left: Double? = nil
+        let bandwidth: Double
+        if let smoothingMeters {
+            bandwidth = smoothingMeters
+            if white && bandwidth > 0 && thresholdMeters == nil {
+                left = Self.smoothingRisk(series, bandwidth: bandwidth, whiteSigma: noise.whiteSigma).residual
+            }
+        } else if white {
+            (bandwidth, left) = riskMinimizingBandwidth(series, whiteSigma: noise.whiteSigma)
+        } else {
+            bandwidth = min(
                 maximumSmoothingMeters,
                 (smoothingPerNoiseMeter + smoothingPerSquaredNoise * noise.shortSigma) * noise.shortSigma)
+        }
         let smoothed = bandwidth > 0 ? Self.smooth(series, bandwidth: bandwidth) : series.elevations
         let threshold: Double
         if let thresholdMeters {
             threshold = thresholdMeters
+        } else if let left {
+            threshold = whiteThresholdPerNoise * left
+        } else if white {
+            threshold = whiteThresholdPerNoise * noise.whiteSigma
         } else {
             // Noise left after averaging the independent fixes within the bandwidth: one per twice the
             // correlation length, per `independenceMeters`, or per fix when they are further apart.
@@ -148,6 +178,8 @@ public struct AscentMethod: Hashable, Sendable {
         var shortSigma: Double
         /// The lag at which the noise reaches half its variance, metres.
         var correlationMeters: Double
+        /// Standard deviation of its white part (uncorrelated from fix to fix), metres.
+        var whiteSigma: Double
     }
 
     static func meanSpacing(_ series: ElevationSeries) -> Double {
@@ -169,7 +201,9 @@ public struct AscentMethod: Hashable, Sendable {
             }
             return scales[k].variance
         }
-        guard variance(at: 0) != nil else { return Noise(sigma: 0, shortSigma: 0, correlationMeters: shortest) }
+        guard variance(at: 0) != nil else {
+            return Noise(sigma: 0, shortSigma: 0, correlationMeters: shortest, whiteSigma: 0)
+        }
         var k = 0
         while let next = variance(at: k + 1) {
             // A level of 1 mm is no level: anything above it is growth.
@@ -197,7 +231,73 @@ public struct AscentMethod: Hashable, Sendable {
         }
         // The noise a chord of `noiseScaleMeters` on either side sees: its short-range part.
         let short = levels.last(where: { $0.lag <= noiseScaleMeters })?.variance ?? levels[0].variance
-        return Noise(sigma: level.squareRoot(), shortSigma: short.squareRoot(), correlationMeters: correlation)
+        return Noise(
+            sigma: level.squareRoot(), shortSigma: short.squareRoot(), correlationMeters: correlation,
+            whiteSigma: k == 0
+                ? 0 : Self.whitePart(first: levels[0], level: level, correlation: correlation).squareRoot())
+    }
+
+    /// The variance of the white part of noise that is white plus exponentially correlated, from s² at the
+    /// first lag, the level σ² and the half-variance lag. A chord's residual at lag h, scaled as for white
+    /// noise, has the variance σ𝑤² + σ𝑐²·g(h/L), g(a) = (1.5 − 2e⁻ᵃ + 0.5e⁻²ᵃ)/1.5, which reaches half of
+    /// σ𝑐² at h ≈ 0.87 L; so σ𝑤² = (s² − σ²·g)/(1 − g). Noise level from the first lag is white whole.
+    /// (Noise seen at one lag only, where terrain takes over at once, is not taken as white: 0.)
+    static func whitePart(first: (lag: Double, variance: Double), level: Double, correlation: Double) -> Double {
+        // Within the scatter of the estimate of the level at the first lag, or half of it there: white.
+        guard level > 0, first.variance < 0.9 * level, correlation > first.lag else { return level }
+        let a = first.lag * 0.87 / max(correlation, 1e-9)
+        let g = (1.5 - 2 * (-a).exponential + 0.5 * (-2 * a).exponential) / 1.5
+        guard g < 1 else { return level }
+        return min(level, max(0, (first.variance - level * g) / (1 - g)))
+    }
+
+    /// The bandwidth, among the mean fix spacing times powers of √2 up to ``maximumSmoothingMeters``, whose
+    /// smoother has the least estimated risk (Stein's unbiased estimate of the mean squared error against
+    /// the terrain, for white noise of σ𝑤: mean squared residual − σ𝑤² + 2σ𝑤²·mean hat weight), with the
+    /// noise that smoother leaves. The walk up the bandwidths stops once the risk has grown twice in a row.
+    func riskMinimizingBandwidth(_ series: ElevationSeries, whiteSigma: Double) -> (Double, Double) {
+        let spacing = Self.meanSpacing(series)
+        var best = (bandwidth: 0.0, risk: Double.infinity, residual: whiteSigma)
+        var rises = 0
+        var previous = Double.infinity
+        var bandwidth = spacing
+        while bandwidth <= maximumSmoothingMeters && rises < 2 {
+            let estimate = Self.smoothingRisk(series, bandwidth: bandwidth, whiteSigma: whiteSigma)
+            if estimate.risk < best.risk { best = (bandwidth, estimate.risk, estimate.residual) }
+            rises = estimate.risk > previous ? rises + 1 : 0
+            previous = estimate.risk
+            bandwidth *= 2.0.squareRoot()
+        }
+        return (best.bandwidth, best.residual)
+    }
+
+    /// The estimated risk of the smoother of `bandwidth` under white noise of `whiteSigma`, and the
+    /// standard deviation of the noise it leaves (σ𝑤 times the root of the mean sum of squared weights),
+    /// over at most about 10,000 fixes (10 evenly placed runs of 1,000 on long lines).
+    static func smoothingRisk(
+        _ series: ElevationSeries, bandwidth: Double, whiteSigma: Double
+    ) -> (risk: Double, residual: Double) {
+        let n = series.count
+        let runs = n <= 10_000 ? 1 : 10
+        let runLength = runs == 1 ? n : 1_000
+        var squared = 0.0
+        var hat = 0.0
+        var weights = 0.0
+        var count = 0
+        for r in 0..<runs {
+            let start = r * (n / runs)
+            Self.fit(series, bandwidth: bandwidth, range: start..<(start + runLength)) { i, value, own, norm in
+                let d = series.elevations[i] - value
+                squared += d * d
+                hat += own
+                weights += norm
+                count += 1
+            }
+        }
+        guard count > 0 else { return (.infinity, whiteSigma) }
+        let variance = whiteSigma * whiteSigma
+        let m = Double(count)
+        return (squared / m - variance + 2 * variance * hat / m, whiteSigma * (weights / m).squareRoot())
     }
 
     /// The robust spread of the residuals of the elevations from the chords through the fixes nearest
@@ -281,19 +381,34 @@ public struct AscentMethod: Hashable, Sendable {
     /// parabola through its neighbours. Unlike a moving average, a parabola follows the curvature of a
     /// hilltop, so peaks and valleys keep their height while the noise is averaged away.
     static func smooth(_ series: ElevationSeries, bandwidth: Double) -> [Double] {
+        var out = [Double](repeating: 0, count: series.count)
+        fit(series, bandwidth: bandwidth, range: 0..<series.count, norms: false) { i, value, _, _ in out[i] = value }
+        return out
+    }
+
+    /// The local quadratic fit at each fix of `range` (its neighbours taken from the whole series): calls
+    /// `body` with the index, the fitted value, the weight of the fix's own elevation in it (the hat
+    /// matrix's diagonal) and, when `norms`, the sum of the squared weights of all elevations in it.
+    static func fit(
+        _ series: ElevationSeries, bandwidth: Double, range: Range<Int>, norms: Bool = true,
+        _ body: (Int, Double, Double, Double) -> Void
+    ) {
         let x = series.distances
         let e = series.elevations
         let n = x.count
-        var out = [Double](repeating: 0, count: n)
+        guard !range.isEmpty else { return }
         let reach = 3 * bandwidth
         let inverse = 1 / (2 * bandwidth * bandwidth)
-        var lo = 0
-        var hi = 0
-        for i in 0..<n {
+        var lo = range.lowerBound
+        var hi = range.lowerBound
+        while lo > 0 && x[range.lowerBound] - x[lo - 1] <= reach { lo -= 1 }
+        for i in range {
             while x[i] - x[lo] > reach { lo += 1 }
             while hi + 1 < n && x[hi + 1] - x[i] <= reach { hi += 1 }
-            // Weighted moments, in units of the bandwidth for conditioning, elevations relative to e[i].
+            // Weighted moments, in units of the bandwidth for conditioning, elevations relative to e[i];
+            // q: the moments of the squared weights.
             var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, t0 = 0.0, t1 = 0.0, t2 = 0.0
+            var q0 = 0.0, q1 = 0.0, q2 = 0.0, q3 = 0.0, q4 = 0.0
             for j in lo...hi {
                 let d = x[j] - x[i]
                 let w = (-d * d * inverse).exponential
@@ -309,18 +424,33 @@ public struct AscentMethod: Hashable, Sendable {
                 t0 += w * v
                 t1 += wu * v
                 t2 += wu2 * v
+                if norms {
+                    q0 += w * w
+                    q1 += w * wu
+                    q2 += w * wu2
+                    q3 += wu2 * wu
+                    q4 += wu2 * wu2
+                }
             }
-            // Solve [s0 s1 s2; s1 s2 s3; s2 s3 s4] (a, b, c) = (t0, t1, t2) for a by Cramer's rule.
+            // Solve [s0 s1 s2; s1 s2 s3; s2 s3 s4] (a, b, c) = (t0, t1, t2) for a by Cramer's rule: the
+            // weight of elevation j in a is w_j (c0 + c1·u_j + c2·u_j²), (c0, c1, c2) the matrix's first
+            // inverse row.
             let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
             let scale = s0 * s2 * s4
             if hi - lo >= 3 && abs(det) > 1e-9 * max(scale, 1e-300) {
-                let a = (t0 * (s2 * s4 - s3 * s3) - s1 * (t1 * s4 - s3 * t2) + s2 * (t1 * s3 - s2 * t2)) / det
-                out[i] = e[i] + a
+                let c0 = (s2 * s4 - s3 * s3) / det
+                let c1 = (s3 * s2 - s1 * s4) / det
+                let c2 = (s1 * s3 - s2 * s2) / det
+                let a = c0 * t0 + c1 * t1 + c2 * t2
+                let norm =
+                    norms
+                    ? c0 * c0 * q0 + 2 * c0 * c1 * q1 + (c1 * c1 + 2 * c0 * c2) * q2 + 2 * c1 * c2 * q3 + c2 * c2 * q4
+                    : 0
+                body(i, e[i] + a, c0, norm)
             } else {
-                out[i] = e[i] + t0 / s0
+                body(i, e[i] + t0 / s0, 1 / s0, norms ? q0 / (s0 * s0) : 0)
             }
         }
-        return out
     }
 
     /// Sum of rises and falls larger than `threshold`, each counted whole from extreme to extreme.

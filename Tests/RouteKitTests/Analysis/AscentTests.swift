@@ -147,6 +147,28 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(result.ascentMeters < 1.6 * truth, "\(result.ascentMeters) vs \(truth)")
     }
 
+    @Test(arguments: [UInt64(1), 2, 3])
+    func whiteGPSNoiseOnFlatTerrainIsAveragedNotFlattened(seed: UInt64) {
+        // Flat terrain (6 m hills 250 m long, two per km) under white GPS noise of 3 m, a fix every 1–5 m.
+        let terrain: (Double) -> Double = { x in
+            400 + self.bump(x.truncatingRemainder(dividingBy: 500), centre: 250, length: 250, height: 6)
+        }
+        var random = SeededRandom(state: seed)
+        var s = ElevationSeries()
+        var x = 0.0
+        while x < 15_000 {
+            s.append(distance: x, elevation: terrain(x) + 3 * random.gaussian())
+            x += Double.random(in: 1...5, using: &random)
+        }
+        let truth = trueAscent(terrain, length: 15_000)
+        let result = AscentMethod.standard.ascentDescent(of: s)
+        #expect(abs(result.noiseMeters - 3) < 0.3, "noise estimate \(result.noiseMeters)")
+        // The bandwidth is chosen by its estimated risk, not grown with σ: the old rule's 150 m flattened
+        // these hills to −60 %.
+        #expect(result.smoothingMeters < 100, "bandwidth \(result.smoothingMeters)")
+        #expect(abs(result.ascentMeters - truth) / truth < 0.15, "\(result.ascentMeters) vs \(truth)")
+    }
+
     @Test func exactElevationsCanBeDeclared() {
         let (s, _) = series(noise: 0.3, seed: 6)
         let result = AscentMethod.exact.ascentDescent(of: s)
