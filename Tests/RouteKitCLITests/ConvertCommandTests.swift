@@ -97,6 +97,20 @@ import Testing
         #expect(run.standardError.contains(message), "\(run.standardError)")
     }
 
+    /// Latin-1 text in a file that does not say so: exit 65 with what to do, not libxml2's "indicate encoding !".
+    @Test func textThatIsNotUTF8SaysHowToDeclareItsEncoding() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("latin.gpx").path
+        let head =
+            #"<gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><wpt lat="1" lon="2"><name>Caf"#
+        try Data(Array(head.utf8) + [0xE9] + Array("</name></wpt></gpx>".utf8)).write(to: URL(fileURLWithPath: path))
+        let run = try CLI.run(["convert", path])
+        #expect(run.status == 65)
+        #expect(run.standardError.contains("the text is not UTF-8 (Bytes: 0xE9"), "\(run.standardError)")
+        #expect(run.standardError.contains(#"encoding="ISO-8859-1""#) && !run.standardError.contains("indicate"))
+    }
+
     @Test func missingInputExits66AndUnwritableOutputExits73() throws {
         let missing = try CLI.run(["convert", "/nonexistent/stage.gpx"])
         #expect(missing.status == 66)

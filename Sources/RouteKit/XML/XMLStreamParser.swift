@@ -169,9 +169,16 @@ final class XMLStreamParser {
                 kind: .truncated, line: error.line, column: error.column,
                 reason: "the file ends \(place): is it truncated?")
         }
+        // libxml2's words for bytes that are not UTF-8 ("indicate encoding !") say neither what is wrong nor
+        // what to do.
+        let reason =
+            error.message.hasPrefix("Input is not proper UTF-8")
+            ? "the text is not UTF-8 (\(error.message.split(separator: "\n").last ?? "")): a file in another "
+                + "encoding must say so on its first line, as in <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?> "
+                + "for Latin-1"
+            : error.message
         return XMLFailure(
-            kind: error.overLimit ? .tooLarge : .malformed, line: error.line, column: error.column,
-            reason: error.message)
+            kind: error.overLimit ? .tooLarge : .malformed, line: error.line, column: error.column, reason: reason)
     }
 
     /// True once the parser stopped for an error or on request.
