@@ -8,7 +8,8 @@ import Glibc
 /// stream a series out (``JSONValue/append(to:precision:flush:)``) and readers walk it with a ``Cursor``.
 /// A series is filled by one reader and then only read, which is what makes it safe to send.
 package final class JSONSeries: @unchecked Sendable {
-    /// One element as a cursor reads it; the pointers are valid until the cursor moves on.
+    /// One element as a cursor reads it; the pointers are into the cursor's block, valid while the cursor lives
+    /// and until it moves on.
     package enum Element {
         case null
         case number(Double)
@@ -95,7 +96,7 @@ package final class JSONSeries: @unchecked Sendable {
     /// A copy without the elements at `indices`.
     package func removing(_ indices: Set<Int>) throws -> JSONSeries {
         let kept = JSONSeries()
-        var cursor = cursor()
+        let cursor = cursor()
         var index = 0
         while let element = try cursor.next() {
             if !indices.contains(index) { try kept.append(element) }
@@ -114,21 +115,23 @@ package final class JSONSeries: @unchecked Sendable {
 
     /// The first element as a JSON value; nil when the series is empty.
     package func first() throws -> JSONValue? {
-        var cursor = cursor()
-        return try cursor.next()?.value
+        let cursor = cursor()
+        // The element's bytes are the cursor's: it must live until they are copied out.
+        return try withExtendedLifetime(cursor) { try cursor.next()?.value }
     }
 
     /// Every element as a JSON value, in memory (for small series and tests).
     package func values() throws -> [JSONValue] {
         var result: [JSONValue] = []
         result.reserveCapacity(count)
-        var cursor = cursor()
+        let cursor = cursor()
         while let element = try cursor.next() { result.append(element.value) }
         return result
     }
 
-    /// Reads a series' records in order, a block of them at a time; several cursors may read one series.
-    package struct Cursor {
+    /// Reads a series' records in order, a block of them at a time; several cursors may read one series. A
+    /// class, so that a copy of a reference is the same reading and never a second one sharing its block.
+    package final class Cursor {
         private let series: JSONSeries
         /// Where the next block starts in the series' records.
         private var offset = 0
@@ -143,7 +146,7 @@ package final class JSONSeries: @unchecked Sendable {
         /// The next element; nil after the last.
         ///
         /// - Throws: ``IOError`` when the temporary file cannot be read.
-        package mutating func next() throws -> Element? {
+        package func next() throws -> Element? {
             guard try fill(1), let tag = Tag(rawValue: block.bytes[start]) else { return nil }
             switch tag {
             case .null:
@@ -170,7 +173,7 @@ package final class JSONSeries: @unchecked Sendable {
         }
 
         /// Makes sure `needed` bytes are in the block from `start` on; false when the series ends first.
-        private mutating func fill(_ needed: Int) throws -> Bool {
+        private func fill(_ needed: Int) throws -> Bool {
             let held = block.count - start
             guard held < needed else { return true }
             block.keep(from: start, room: max(needed, 64 << 10))

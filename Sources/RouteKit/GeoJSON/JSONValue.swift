@@ -111,10 +111,8 @@ package enum JSONValue: Hashable, Sendable {
                 guard index < numbers.count else { return nil }
                 index += 1
                 return .number(numbers[index - 1])
-            case .series(var cursor):
-                let element = try cursor.next()
-                source = .series(cursor)
-                return element?.value
+            case .series(let cursor):
+                return try cursor.next()?.value
             }
         }
     }
@@ -181,7 +179,7 @@ extension JSONValue {
             buffer.append(0x5D)
         case .series(let series):
             buffer.append(0x5B)
-            var cursor = series.cursor()
+            let cursor = series.cursor()
             var first = true
             while let element = try cursor.next() {
                 if !first { buffer.append(0x2C) }

@@ -194,8 +194,10 @@ extension InputFormat {
         }
         var budget = ExpansionBudget.standard
         let isKML = { (name: String) in name.lowercased().hasSuffix(".kml") }
+        // A regular file is opened again by name (libarchive seeks to its central directory); standard input
+        // and pipes, which cannot be read twice, are read into memory.
         let entries =
-            path == "-"
+            file.byteCount == nil
             ? try ArchiveReader.files(in: try file.readAll(), name: path, budget: &budget, wanted: isKML)
             : try ArchiveReader.files(atPath: path, budget: &budget, wanted: isKML)
         guard let document = entries.first(where: { $0.path.lowercased() == "doc.kml" }) ?? entries.first else {
@@ -230,6 +232,9 @@ package final class ZipFileSink: ByteSink {
         // ARCHIVE_OK or ARCHIVE_FATAL (then opening fails too, and says why)
         archive_write_set_format_zip(archive)
         archive_write_set_bytes_in_last_block(archive, 1)  // no padding after the archive
+        // An entry of unknown size gets Zip64 fields by default, which some KMZ readers do not take; a KML
+        // over 4 GiB would need them. ARCHIVE_OK, else an error archive_error_string explains.
+        guard archive_write_set_options(archive, "zip:!zip64") == ARCHIVE_OK else { throw takeError() }
         let context = Unmanaged.passUnretained(self).toOpaque()
         // ARCHIVE_OK, else an error archive_error_string explains
         let opened = archive_write_open(
@@ -252,11 +257,15 @@ package final class ZipFileSink: ByteSink {
         defer { archive_entry_free(entry) }
         archive_entry_set_pathname_utf8(entry, entryName)
         routekit_archive_entry_set_regular_file(entry)
-        archive_entry_set_mtime(entry, time(nil), 0)
+        // A fixed date (ZIP's first, 1980-01-01), so that the same input always makes the same bytes.
+        archive_entry_set_mtime(entry, 315_532_800, 0)
         guard archive_write_header(archive, entry) == ARCHIVE_OK else { throw takeError() }  // ARCHIVE_OK or an error
     }
 
     deinit {
+        // Unless closed, the archive is abandoned: freeing it would otherwise write its end into the output
+        // (after a failed conversion, or from this deinitialiser).
+        if !closed { archive_write_fail(archive) }
         archive_write_free(archive)
     }
 
@@ -264,9 +273,10 @@ package final class ZipFileSink: ByteSink {
     package func write(_ buffer: inout ByteBuffer) throws {
         try buffer.withUnsafeBytes { bytes in
             var done = 0
+            guard let base = bytes.baseAddress else { return }
             while done < bytes.count {
                 // bytes taken, or negative on error
-                let n = archive_write_data(archive, bytes.baseAddress! + done, bytes.count - done)
+                let n = archive_write_data(archive, base + done, bytes.count - done)
                 guard n > 0 else { throw takeError() }
                 done += n
             }

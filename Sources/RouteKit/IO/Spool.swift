@@ -40,7 +40,8 @@ package final class Spool {
             }
         }
         let written = memory.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }  // short on error
-        guard written == memory.count else {
+        // 0, or EOF on error (a full disk shows here, not later as a failed read)
+        guard written == memory.count, fflush(file) == 0 else {
             throw IOError.writeFailed(path: "temporary file", reason: IOError.systemReason())
         }
         fileBytes += written
@@ -53,12 +54,12 @@ package final class Spool {
     package func copyBytes(from offset: Int, count: Int, to destination: UnsafeMutableRawPointer) throws -> Int {
         var copied = 0
         if let file, offset < fileBytes {
-            fflush(file)
             let size = min(count, fileBytes - offset)
             while copied < size {
                 let n = pread(fileno(file), destination + copied, size - copied, off_t(offset + copied))  // -1 on error
                 guard n > 0 else {
-                    throw IOError.readFailed(path: "temporary file", reason: IOError.systemReason())
+                    let reason = n == 0 ? "it ends before the bytes written to it" : IOError.systemReason()
+                    throw IOError.readFailed(path: "temporary file", reason: reason)
                 }
                 copied += n
             }
@@ -66,7 +67,10 @@ package final class Spool {
         let start = offset + copied - fileBytes
         guard copied < count, start < memory.count else { return copied }
         let size = min(count - copied, memory.count - start)
-        memory.withUnsafeBytes { (destination + copied).copyMemory(from: $0.baseAddress! + start, byteCount: size) }
+        memory.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }  // not empty: start < memory.count
+            (destination + copied).copyMemory(from: base + start, byteCount: size)
+        }
         return copied + size
     }
 

@@ -91,7 +91,7 @@ enum KMLFeature {
 
     /// The Placemark as togeojson makes it; `forTracks` makes a `gx:Track` of two positions a line.
     static func placemark(_ node: KMLElement, styles: KMLStyles, forTracks: Bool = false) throws -> JSONValue {
-        let (geometries, times, tracks) = try geometry(of: node, forTracks: forTracks)
+        let (geometries, times, lines) = try geometry(of: node, forTracks: forTracks)
         let geometry: JSONValue =
             geometries.isEmpty
             ? .null
@@ -100,18 +100,29 @@ enum KMLFeature {
                 : .object([("type", .string("GeometryCollection")), ("geometries", .array(geometries))])
         var properties = common(node, styles: styles, names: placemarkNames)
         properties.merge(timeProperties(node))
-        // Times as togeojson gives them: one track's alone, several tracks' one array each (of those with times).
+        // Per-point arrays: one line's alone, several lines' one array each, empty for a line without them
+        // (a LineString, a track without times). For GeoJSON the times are as togeojson gives them: only
+        // those of the tracks that have some, even when that leaves them out of step with the lines.
+        func perLine(_ values: (KMLElement) -> JSONSeries?) throws -> JSONValue? {
+            guard lines.contains(where: { $0.flatMap(values) != nil }) else { return nil }
+            let arrays = try lines.map { line -> JSONValue in
+                guard let line, let series = values(line) else { return .array([]) }
+                return .series(try line.positions?.aligned(series) ?? series)
+            }
+            return arrays.count == 1 ? arrays[0] : .array(arrays)
+        }
         var perPoint: [(String, JSONValue)] = []
-        if !times.isEmpty { perPoint.append(("times", times.count == 1 ? times[0] : .array(times))) }
-        // Sensor values the same way, but one array for every track (empty where a track has none of the kind).
-        for kind in SensorReadings.Kind.allCases
-        where tracks.contains(where: { $0.sensors.contains { $0.kind == kind } }) {
-            let arrays = try tracks.map { track -> JSONValue in
-                guard let values = track.sensors.first(where: { $0.kind == kind })?.values else { return .array([]) }
-                return .series(try track.positions?.aligned(values) ?? values)
+        if forTracks {
+            if let lineTimes = try perLine(\.times) { perPoint.append(("times", lineTimes)) }
+        } else if !times.isEmpty {
+            perPoint.append(("times", times.count == 1 ? times[0] : .array(times)))
+        }
+        for kind in SensorReadings.Kind.allCases {
+            guard let arrays = try perLine({ track in track.sensors.first { $0.kind == kind }?.values }) else {
+                continue
             }
             let key = kind.coordinatePropertiesKey.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
-            perPoint.append((key, arrays.count == 1 ? arrays[0] : .array(arrays)))
+            perPoint.append((key, arrays))
         }
         if !perPoint.isEmpty { properties["coordinateProperties"] = .object(perPoint) }
         return feature(node, geometry: geometry, properties: properties)
@@ -341,20 +352,21 @@ enum KMLFeature {
     // MARK: Geometry
 
     /// The geometries of the element's own children (MultiGeometry and MultiTrack read through), the times
-    /// of each `gx:Track` that has some, and the `gx:Track`s that make lines (for their sensor arrays).
+    /// of each `gx:Track` that has some, and for each line among the geometries its `gx:Track` (nil for a
+    /// LineString), whose times and sensor arrays go with it.
     private static func geometry(
         of node: KMLElement, forTracks: Bool
-    ) throws -> (geometries: [JSONValue], times: [JSONValue], tracks: [KMLElement]) {
+    ) throws -> (geometries: [JSONValue], times: [JSONValue], lines: [KMLElement?]) {
         var geometries: [JSONValue] = []
         var times: [JSONValue] = []
-        var tracks: [KMLElement] = []
+        var lines: [KMLElement?] = []
         for child in node.elements {
             switch child.name {
             case "MultiGeometry", "MultiTrack":
                 let inner = try geometry(of: child, forTracks: forTracks)
                 geometries += inner.geometries
                 times += inner.times
-                tracks += inner.tracks
+                lines += inner.lines
             case "Point":
                 // The first tuple (togeojson joins them all: `1,2 3,4` would be [1, 23, 4]).
                 if let position = try child.first("coordinates")?.positions?.first() {
@@ -363,6 +375,7 @@ enum KMLFeature {
             case "LineString", "LinearRing":
                 if let positions = child.first("coordinates")?.positions, positions.count >= 2 {
                     geometries.append(line(positions.array))
+                    lines.append(nil)
                 }
             case "Polygon":
                 var rings: [JSONValue] = []
@@ -378,11 +391,11 @@ enum KMLFeature {
                 let isLine = positions.count > (forTracks ? 1 : 2)
                 geometries.append(isLine ? line(positions.array) : point(first))
                 if let series = child.times { times.append(.series(try positions.aligned(series))) }
-                if isLine { tracks.append(child) }
+                if isLine { lines.append(child) }
             default: break
             }
         }
-        return (geometries, times, tracks)
+        return (geometries, times, lines)
     }
 
     /// The ring with its first position repeated at its end, unless it is there already.

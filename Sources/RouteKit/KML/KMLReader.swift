@@ -306,7 +306,9 @@ final class KMLStateMachine: XMLFormatMachine {
         return false
     }
 
-    /// A `gx:coord` ("lon lat alt", split at each single space as togeojson does) or a `when`.
+    /// A `gx:coord` ("lon lat alt": numbers between any white space or commas, where togeojson splits at each
+    /// single space and writes the NaNs that makes) or a `when`. A `gx:coord` that is no position is left out,
+    /// and its time and sensor values with it (``KMLPositions/dropped``).
     private func endTrackLeaf(_ leaf: (track: KMLElement, isCoord: Bool)) {
         do {
             guard leaf.isCoord else {
@@ -324,7 +326,7 @@ final class KMLStateMachine: XMLFormatMachine {
             guard isPosition else {
                 positions.dropped.append(positions.count + positions.dropped.count)
                 let text = String(decoding: leafText.prefix(40), as: UTF8.self)
-                warn("<gx:coord>\(text)</gx:coord> is not a position; left out with its time")
+                warn("<gx:coord>\(text)</gx:coord> is not a position; left out with its time and sensor values")
                 return
             }
             try positions.series.append(position: leafNumbers)
@@ -342,7 +344,8 @@ final class KMLStateMachine: XMLFormatMachine {
         var element: KMLElement? = parent
         while let e = element, e.name != "Track" { element = e.parent }
         guard let track = element else { return nil }
-        if let known = track.sensors.first(where: { $0.kind == kind }) { return known.values }
+        // A second array of a kind (`heartrate` and `hr`) is passed over: the first one is the track's.
+        guard !track.sensors.contains(where: { $0.kind == kind }) else { return nil }
         let values = JSONSeries()
         track.sensors.append((kind, values))
         return values

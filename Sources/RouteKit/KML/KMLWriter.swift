@@ -222,7 +222,8 @@ public final class KMLWriter: GPXHandler {
             for _ in 1..<segmentPoints { sensorText.append("<gx:value/>") }
             try spool.append(&sensorText)
             sensorValues.append((kind, spool))
-            sensorValues.sort { all.firstIndex(of: $0.kind)! < all.firstIndex(of: $1.kind)! }
+            // In the order of the kinds, whatever order they were met in.
+            sensorValues = all.compactMap { kind in sensorValues.first { $0.kind == kind } }
         }
         for (kind, spool) in sensorValues {
             if let value = sensors[kind] {

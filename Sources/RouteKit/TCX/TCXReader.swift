@@ -241,7 +241,9 @@ final class TCXStateMachine: XMLFormatMachine {
     }
 
     private func add(_ p: Point) throws {
+        // Taken out while it changes, so that its dictionary and arrays change in place.
         guard var s = segment else { return }
+        segment = nil
         defer { segment = s }
         let index = s.trackpoints - 1
         guard let lon = p.number("LongitudeDegrees"), let lat = p.number("LatitudeDegrees") else {
@@ -255,8 +257,13 @@ final class TCXStateMachine: XMLFormatMachine {
         // togeojson's per-Trackpoint columns have a value only where the Trackpoint has a position.
         for (element, key) in Self.pointFields {
             guard let value = p.number(element) else { continue }
-            let column = s.columns[key] ?? JSONSeries()
-            s.columns[key] = column
+            let column: JSONSeries
+            if let known = s.columns[key] {
+                column = known
+            } else {
+                column = JSONSeries()
+                s.columns[key] = column
+            }
             while column.count < index { try column.append(number: nil) }
             try column.append(number: value)
         }
@@ -329,9 +336,12 @@ final class TCXStateMachine: XMLFormatMachine {
             if scope.trackCount == 1 {
                 properties.append((key, try column(segments[0])))
             } else {
-                let lines = try segments.map {
-                    $0.columns[key] == nil
-                        ? JSONValue.array(Array(repeating: .null, count: $0.coordinates.count)) : try column($0)
+                // A track without the column has nulls, one per position, as togeojson writes them.
+                let lines = try segments.map { s -> JSONValue in
+                    if s.columns[key] != nil { return try column(s) }
+                    let nulls = JSONSeries()
+                    for _ in 0..<s.coordinates.count { try nulls.append(number: nil) }
+                    return .series(nulls)
                 }
                 properties.append((key, .array(lines)))
             }

@@ -10,7 +10,7 @@ struct ConvertCommand: Command {
         Usage: routekit convert [options] FILE... [-o OUT]
                routekit convert [options] -o OUTDIR/ FILE...
 
-        Converts GPX, KML and TCX to GeoJSON, and any of them to GPX or KML, streaming: memory stays small
+        Converts GPX, KML and TCX to GeoJSON, and any of them to GPX, KML or KMZ, streaming: memory stays small
         however large the file. Several inputs make one output. The input format is recognised from the
         content (GPX, KML or KMZ, TCX or GeoJSON), so the file names do not matter; - reads standard input. The
         output format is --to, else the extension of -o; an extension RouteKit does not write (out.txt) is

@@ -128,7 +128,14 @@ struct LoadCommand: Command {
 
     /// True when the file holds tracks: GPX, KML or TCX, as the readers recognise them from the content.
     static func isGPX(_ path: String) throws -> Bool {
-        switch try InputFormat.open(path: path).format {
+        // A ZIP that is no KMZ is no track file: the catalog reader says what it is.
+        let format: InputFormat?
+        do {
+            format = try InputFormat.open(path: path).format
+        } catch ArchiveError.missingFile {
+            return false
+        }
+        switch format {
         case .gpx, .kml, .tcx: return true
         case .geojson, nil: return false
         }

@@ -35,46 +35,6 @@ import Testing
                 == #"[[1,2,3],[4,6]][[null,1],null,"2024-05-01T08:00:00Z","quote \" and\ttab",2.5]"#)
     }
 
-    /// A long series goes to a temporary file, reads back the same from several cursors at once, and is
-    /// written out a block at a time.
-    @Test func aLongSeriesSpillsToDiskAndStreamsOut() throws {
-        let series = JSONSeries(memoryLimit: 1000)
-        let times = JSONSeries(memoryLimit: 1000)
-        for i in 0..<20_000 {
-            try series.append(position: [Double(i) / 3, -Double(i), i % 7 == 0 ? 1e300 : 0.1])
-            try times.append(string: i % 5 == 0 ? nil : "t\(i)")
-        }
-        #expect(series.count == 20_000 && times.count == 20_000)
-        var a = series.cursor()
-        var b = series.cursor()
-        var t = JSONValue.series(times).elementCursor
-        var n = 0
-        while let x = try a.next() {
-            let y = try b.next()
-            #expect(x.value == .numbers([Double(n) / 3, -Double(n), n % 7 == 0 ? 1e300 : 0.1]))
-            #expect(y?.value == x.value)
-            let time = try t?.next()
-            #expect(time == (n % 5 == 0 ? .null : .string("t\(n)")))
-            n += 1
-        }
-        let afterLast = try b.next()
-        let afterLastTime = try t?.next()
-        #expect(n == 20_000 && afterLast == nil && afterLastTime == nil)
-        var buffer = ByteBuffer()
-        var flushes = 0
-        var whole: [UInt8] = []
-        try JSONValue.series(series).append(to: &buffer) {
-            flushes += 1
-            #expect($0.count < 1 << 17)
-            whole += $0.bytes
-            $0.removeAll()
-        }
-        whole += buffer.bytes
-        var direct = ByteBuffer()
-        try JSONValue.array(try series.values()).append(to: &direct)
-        #expect(flushes > 5 && whole == direct.bytes)
-    }
-
     @Test func accessorsAnswerOnlyForTheirOwnKind() {
         let value = JSONValue.object([("name", .string("KT 1")), ("n", .number(3)), ("name", .string("KT 2"))])
         #expect(value["name"]?.string == "KT 2")

@@ -55,6 +55,28 @@ final class CollectingSink: ByteSink {
         #expect(spool.isEmpty)
     }
 
+    /// Bytes copied out from any offset, across the file and memory parts, leave the spool as it was.
+    @Test func copiesBytesFromAnyOffsetWithoutTakingThemOut() throws {
+        let expected = Self.pattern(count: 20_000)
+        let spool = Spool(memoryLimit: 3000)
+        for start in stride(from: 0, to: expected.count, by: 700) {
+            var buffer = ByteBuffer()
+            buffer.append(contentsOf: Array(expected[start..<min(start + 700, expected.count)]))
+            try spool.append(&buffer)
+        }
+        var copy = [UInt8](repeating: 0, count: 5000)
+        for offset in [0, 1, 2999, 3500, 17_000, 19_990, 20_000] {
+            let n = try copy.withUnsafeMutableBytes {
+                try spool.copyBytes(from: offset, count: 5000, to: $0.baseAddress!)
+            }
+            #expect(n == min(5000, expected.count - offset))
+            #expect(copy[0..<n].elementsEqual(expected[offset..<offset + n]), "from \(offset)")
+        }
+        let sink = CollectingSink()
+        try spool.drain(into: sink)
+        #expect(sink.bytes == expected)
+    }
+
     @Test func spillsPastItsLimitToAnUnlinkedFileAndGivesTheBytesBackInOrder() throws {
         let limit = 4096
         let expected = Self.pattern(count: 300_000)

@@ -144,8 +144,8 @@ func expectGolden(_ text: String, _ name: String) throws {
         #expect(features[3]["geometry"]?["type"]?.string == "Point")
         #expect(
             warnings.map(\.message) == [
-                "<gx:coord></gx:coord> is not a position; left out with its time",
-                "<gx:coord>7.3 Infinity</gx:coord> is not a position; left out with its time",
+                "<gx:coord></gx:coord> is not a position; left out with its time and sensor values",
+                "<gx:coord>7.3 Infinity</gx:coord> is not a position; left out with its time and sensor values",
                 "<coordinates> has a tuple that is not a position (the first: 'no,no'); left out",
             ])
         var heard: [String] = []
@@ -158,6 +158,30 @@ func expectGolden(_ text: String, _ name: String) throws {
         #expect(throws: XMLFormatError.self) {
             try KMLReader(strict: true).read(InputFile(name: "x.kml", bytes: bytes), handler: GPXDocumentBuilder())
         }
+    }
+
+    /// In the track model every line of a MultiTrack keeps its own times and sensor values, also when only
+    /// some tracks have them; a second array of a kind (`hr` after `heartrate`) is passed over.
+    @Test func eachLineOfAMultiTrackKeepsItsOwnTimesAndSensors() throws {
+        let bytes = Self.kml(
+            """
+            <Placemark><gx:MultiTrack><gx:Track><gx:coord>13 46 1</gx:coord><gx:coord>13.1 46 2</gx:coord>\
+            <gx:coord>13.2 46 3</gx:coord></gx:Track><LineString><coordinates>14,46 14.1,46</coordinates></LineString>\
+            <gx:Track><when>2026-07-04T06:00:00Z</when><when>2026-07-04T06:00:01Z</when><gx:coord>15 46 1</gx:coord>\
+            <gx:coord>15.1 46 2</gx:coord><ExtendedData><SchemaData><gx:SimpleArrayData name="heartrate">\
+            <gx:value>100</gx:value><gx:value>101</gx:value></gx:SimpleArrayData><gx:SimpleArrayData name="hr">\
+            <gx:value>7</gx:value><gx:value>8</gx:value></gx:SimpleArrayData></SchemaData></ExtendedData>\
+            </gx:Track></gx:MultiTrack></Placemark>
+            """)
+        var warnings: [String] = []
+        let document = try Self.document(bytes, warnings: &warnings)
+        let segments = try #require(document.tracks.first?.segments)
+        #expect(segments.map(\.points.count) == [3, 2, 2])
+        #expect(segments[0].points.allSatisfy { $0.time == nil } && segments[1].points.allSatisfy { $0.time == nil })
+        #expect(
+            segments[2].points.map(\.time) == [Timestamp("2026-07-04T06:00:00Z"), Timestamp("2026-07-04T06:00:01Z")])
+        #expect(segments[2].points.map(\.sensors.heartRate) == [100, 101])
+        #expect(warnings.isEmpty, "\(warnings)")
     }
 
     @Test func strictMakesWhatGPXCannotHoldAnError() throws {
