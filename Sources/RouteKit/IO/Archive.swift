@@ -218,6 +218,8 @@ package final class ZipFileSink: ByteSink {
     /// What the output threw inside libarchive's write callback, thrown again here.
     private var failure: Error?
     private var closed = false
+    /// Set when the archive is abandoned: what libarchive still writes is dropped.
+    private var discarding = false
 
     /// Starts an archive whose one file is named `entryName`.
     ///
@@ -242,15 +244,17 @@ package final class ZipFileSink: ByteSink {
             { _, context, bytes, count in
                 guard let context, let bytes else { return -1 }
                 let sink = Unmanaged<ZipFileSink>.fromOpaque(context).takeUnretainedValue()
+                // After a failure (or once abandoned) bytes are taken and dropped: libarchive, told of no
+                // error, stays able to end the entry and free its compressor (a failed write would leak it).
+                guard sink.failure == nil && !sink.discarding else { return count }
                 do {
                     var buffer = ByteBuffer(capacity: count)
                     buffer.append(UnsafeRawBufferPointer(start: bytes, count: count))
                     try sink.output.write(&buffer)
-                    return count
                 } catch {
                     sink.failure = error
-                    return -1
                 }
+                return count
             }, nil)
         guard opened == ARCHIVE_OK else { throw takeError() }
         guard let entry = archive_entry_new() else { throw IOError.writeFailed(path: name, reason: "out of memory") }
@@ -263,9 +267,8 @@ package final class ZipFileSink: ByteSink {
     }
 
     deinit {
-        // Unless closed, the archive is abandoned: freeing it would otherwise write its end into the output
-        // (after a failed conversion, or from this deinitialiser).
-        if !closed { archive_write_fail(archive) }
+        // Unless closed, the archive is abandoned (after a failed conversion): freeing it ends it, into nothing.
+        if !closed { discarding = true }
         archive_write_free(archive)
     }
 
@@ -277,7 +280,7 @@ package final class ZipFileSink: ByteSink {
             while done < bytes.count {
                 // bytes taken, or negative on error
                 let n = archive_write_data(archive, base + done, bytes.count - done)
-                guard n > 0 else { throw takeError() }
+                guard n > 0, failure == nil else { throw takeError() }
                 done += n
             }
         }
@@ -289,9 +292,9 @@ package final class ZipFileSink: ByteSink {
         guard !closed else { return }
         closed = true
         // ARCHIVE_OK or an error
-        guard archive_write_finish_entry(archive) == ARCHIVE_OK, archive_write_close(archive) == ARCHIVE_OK else {
-            throw takeError()
-        }
+        guard archive_write_finish_entry(archive) == ARCHIVE_OK, archive_write_close(archive) == ARCHIVE_OK,
+            failure == nil
+        else { throw takeError() }
     }
 
     /// The output's own error when it failed, else libarchive's.
