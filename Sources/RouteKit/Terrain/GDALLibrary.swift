@@ -74,13 +74,8 @@ struct GDALLibrary: @unchecked Sendable {
             UnsafeMutablePointer<Double>?
         ) -> Int32
 
-    /// Why GDAL cannot be used.
-    struct Unavailable: Error {
-        var reason: String
-    }
-
     /// GDAL, loaded and set up once; or why it cannot be.
-    private static let shared = Result { () throws(Unavailable) -> GDALLibrary in try GDALLibrary() }
+    private static let shared = Result { () throws(SharedLibrary.Unavailable) -> GDALLibrary in try GDALLibrary() }
 
     /// GDAL, loaded and set up on the first call.
     ///
@@ -95,19 +90,10 @@ struct GDALLibrary: @unchecked Sendable {
     /// GDAL when it is loaded and set up, nil when it cannot be.
     static var available: GDALLibrary? { try? shared.get() }
 
-    private init() throws(Unavailable) {
-        let names = ["libgdal.so", "libgdal.so.\(26 + Int(GDAL_VERSION_MINOR))"]
-        // NULL on error, with dlerror() telling why.
-        guard let handle = names.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            throw Unavailable(reason: "GDAL cannot be loaded (\(names.joined(separator: ", "))): \(reason)")
-        }
-        func symbol<T>(_ name: String) throws(Unavailable) -> T {
-            guard let address = dlsym(handle, name) else {  // NULL when the library has no such symbol
-                throw Unavailable(reason: "the GDAL library has no \(name)")
-            }
-            return unsafeBitCast(address, to: T.self)
-        }
+    private init() throws(SharedLibrary.Unavailable) {
+        let library = try SharedLibrary(
+            "GDAL", names: ["libgdal.so", "libgdal.so.\(26 + Int(GDAL_VERSION_MINOR))"])
+        func symbol<T>(_ name: String) throws(SharedLibrary.Unavailable) -> T { try library.function(name) }
         allRegister = try symbol("GDALAllRegister")
         setErrorHandler = try symbol("CPLSetErrorHandler")
         quietErrorHandler = try symbol("CPLQuietErrorHandler")
