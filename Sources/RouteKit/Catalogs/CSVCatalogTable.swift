@@ -325,6 +325,14 @@ private struct RowColumns: Sendable {
     var id: [Int]
 }
 
+/// A row kept by ``PieceRows``: where it starts in its piece, its line, and its id's bytes (nil without one;
+/// valid only during the call that hands it over).
+private struct KeptRow {
+    var start: Int
+    var line: Int
+    var id: UnsafeBufferPointer<UInt8>?
+}
+
 /// What reading one piece of a CSV text counts: its rows kept and left out, and its lines.
 private struct PieceRows {
     var kept = 0
@@ -336,41 +344,134 @@ private struct PieceRows {
 
     /// Reads the rows of `text[from..<to]`, the first on line `line`: counts those without usable
     /// coordinates (as ``ClubroomCatalog`` does) and calls `keep` for each of the others with its coordinate.
+    ///
+    /// A piece without quotes and carriage returns (a row is a line, a field the text between delimiters) is
+    /// read by ``readPlain(_:line:delimiter:columns:path:keep:)``; any other through ``CSVRows``.
     @inline(__always)
     init(
         _ text: UnsafeBufferPointer<UInt8>, from: Int, to: Int, line: Int, delimiter: UInt8, columns: RowColumns,
-        path: String, keep: (inout CSVRows, Coordinate) throws -> Void
+        path: String, keep: (KeptRow, Coordinate) throws -> Void
     ) throws {
-        var rows = CSVRows(text: UnsafeBufferPointer(rebasing: text[from..<to]), delimiter: delimiter, line: line)
-        while try rows.next() {
-            if rows.isBlank { continue }
-            guard let latitude = rows.trimmedField(columns.latitude),
-                let longitude = rows.trimmedField(columns.longitude)
-            else {
-                skipped.append((.init(file: path, line: rows.rowLine, reason: "no coordinates"), false))
-                continue
-            }
-            guard let lat = rows.number(latitude), let lon = rows.number(longitude) else {
-                let shown = "'\(rows.string(latitude)), \(rows.string(longitude))'"
-                skipped.append(
-                    (.init(file: path, line: rows.rowLine, reason: "coordinates \(shown) are not numbers"), false))
-                continue
-            }
-            let coordinate = Coordinate(latitude: lat, longitude: lon)
-            guard coordinate.isValid else {
-                let shown = "\(rows.string(latitude)), \(rows.string(longitude))"
-                skipped.append(
-                    (
-                        .init(file: path, line: rows.rowLine, reason: "coordinates \(shown) are out of range"),
-                        abs(lat) > 90 && abs(lon) <= 90
-                    ))
-                continue
-            }
-            kept += 1
-            try keep(&rows, coordinate)
+        let piece = UnsafeBufferPointer(rebasing: text[from..<to])
+        if let base = piece.baseAddress, memchr(base, 0x22, piece.count) == nil,  // NULL: no quote
+            memchr(base, 0x0D, piece.count) == nil  // NULL: no carriage return
+        {
+            try readPlain(piece, line: line, delimiter: delimiter, columns: columns, path: path, keep: keep)
+            return
         }
+        var rows = CSVRows(text: piece, delimiter: delimiter, line: line)
+        while try rows.next() { try read(&rows, columns: columns, path: path, keep: keep) }
         lineCount = rows.line - 1
     }
+
+    /// Counts or keeps the row `rows` read last.
+    @inline(__always)
+    private mutating func read(
+        _ rows: inout CSVRows, columns: RowColumns, path: String, keep: (KeptRow, Coordinate) throws -> Void
+    ) throws {
+        if rows.isBlank { return }
+        guard let latitude = rows.trimmedField(columns.latitude),
+            let longitude = rows.trimmedField(columns.longitude)
+        else {
+            skipped.append((.init(file: path, line: rows.rowLine, reason: "no coordinates"), false))
+            return
+        }
+        guard let lat = rows.number(latitude), let lon = rows.number(longitude) else {
+            let shown = "'\(rows.string(latitude)), \(rows.string(longitude))'"
+            skipped.append(
+                (.init(file: path, line: rows.rowLine, reason: "coordinates \(shown) are not numbers"), false))
+            return
+        }
+        let coordinate = Coordinate(latitude: lat, longitude: lon)
+        guard coordinate.isValid else {
+            let shown = "\(rows.string(latitude)), \(rows.string(longitude))"
+            skipped.append(
+                (
+                    .init(file: path, line: rows.rowLine, reason: "coordinates \(shown) are out of range"),
+                    abs(lat) > 90 && abs(lon) <= 90
+                ))
+            return
+        }
+        kept += 1
+        let row = KeptRow(start: rows.rowStart, line: rows.rowLine, id: nil)
+        guard let id = rows.trimmedField(columns.id) else { return try keep(row, coordinate) }
+        try rows.withBytes(id) { try keep(KeptRow(start: row.start, line: row.line, id: $0), coordinate) }
+    }
+
+    /// Reads a piece without quotes and carriage returns, where ``CSVRows`` would find each row between two
+    /// line feeds and each field between delimiters: only the fields up to the last column wanted are
+    /// looked at. A row that is not kept (blank, or without usable coordinates) is read again through
+    /// ``CSVRows``, which counts it exactly as the other way.
+    private mutating func readPlain(
+        _ piece: UnsafeBufferPointer<UInt8>, line firstLine: Int, delimiter: UInt8, columns: RowColumns,
+        path: String, keep: (KeptRow, Coordinate) throws -> Void
+    ) throws {
+        let wanted = (columns.latitude + columns.longitude + columns.id).max() ?? 0
+        let n = piece.count
+        var line = firstLine
+        defer { lineCount = line - 1 }
+        guard let base = piece.baseAddress else { return }
+        var i = 0
+        try withUnsafeTemporaryAllocation(of: (start: Int, end: Int).self, capacity: wanted + 1) { fields in
+            /// The field of the last of `columns` (last first) that the row has, without white space at
+            /// either end; nil when it has none of them or the field is blank.
+            func field(_ columns: [Int], count: Int) -> UnsafeBufferPointer<UInt8>? {
+                guard let column = columns.first(where: { $0 < count }) else { return nil }
+                var (start, end) = fields[column]
+                while start < end, Self.isSpace(piece[start]) { start += 1 }
+                while end > start, Self.isSpace(piece[end - 1]) { end -= 1 }
+                return start < end ? UnsafeBufferPointer(rebasing: piece[start..<end]) : nil
+            }
+            while i < n {
+                let rowStart = i
+                let rowLine = line
+                var count = 0
+                var start = i
+                while true {
+                    var end = start
+                    while end < n {
+                        let c = piece[end]
+                        if c == delimiter || c == 0x0A { break }
+                        end += 1
+                    }
+                    fields[count] = (start, end)
+                    count += 1
+                    if end == n || piece[end] == 0x0A {
+                        i = end
+                        break
+                    }
+                    start = end + 1
+                    if count > wanted {
+                        // The rest of the row: no field of it is wanted (a row has at least count + 1).
+                        count += 1
+                        // NULL when the piece has no more line feeds: the row ends with it.
+                        i =
+                            memchr(base + start, 0x0A, n - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+                            ?? n
+                        break
+                    }
+                }
+                if i < n {
+                    i += 1
+                    line += 1
+                }
+                if let latitude = field(columns.latitude, count: count),
+                    let longitude = field(columns.longitude, count: count),
+                    let lat = ClubroomCatalog.number(latitude), let lon = ClubroomCatalog.number(longitude),
+                    Coordinate(latitude: lat, longitude: lon).isValid
+                {
+                    kept += 1
+                    let id = field(columns.id, count: count)
+                    try keep(KeptRow(start: rowStart, line: rowLine, id: id), Coordinate(latitude: lat, longitude: lon))
+                } else {
+                    var rows = CSVRows(text: piece, delimiter: delimiter, start: rowStart, line: rowLine)
+                    if try rows.next() { try read(&rows, columns: columns, path: path, keep: keep) }
+                }
+            }
+        }
+    }
+
+    private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
 }
 
 /// The rows of one piece of a CSV text: where each row with usable coordinates starts, its line (counted from
@@ -396,12 +497,12 @@ private struct ScannedPiece {
         idBytes.reserveCapacity(estimate * 8)
         rows = try PieceRows(
             text, from: from, to: to, line: line, delimiter: delimiter, columns: columns, path: path
-        ) { rows, coordinate in
-            starts.append(from + rows.rowStart)
-            lines.append(Int32(clamping: rows.rowLine))
+        ) { row, coordinate in
+            starts.append(from + row.start)
+            lines.append(Int32(clamping: row.line))
             coordinates.append(coordinate)
             let idStart = UInt64(idBytes.count)
-            if let id = rows.trimmedField(columns.id) { rows.withBytes(id) { idBytes.append(contentsOf: $0) } }
+            if let id = row.id { idBytes.append(contentsOf: id) }
             idEnds.append(idStart << 32 | UInt64(idBytes.count))
         }
     }
@@ -431,19 +532,17 @@ private struct ReachedPiece {
         hashes.reserveCapacity(estimate)
         rows = try PieceRows(
             text, from: from, to: to, line: line, delimiter: delimiter, columns: columns, path: path
-        ) { rows, coordinate in
+        ) { row, coordinate in
             if reach.contains(coordinate) {
                 candidates.append(Int32(starts.count))
                 coordinates.append(coordinate)
             }
-            starts.append(from + rows.rowStart)
-            lines.append(Int32(clamping: rows.rowLine))
+            starts.append(from + row.start)
+            lines.append(Int32(clamping: row.line))
             var hash: UInt64 = 0
-            if let id = rows.trimmedField(columns.id) {
-                rows.withBytes(id) { id in
-                    if id.starts(with: clashPrefix) { clash = true }
-                    hash = IdTable.hash(id)
-                }
+            if let id = row.id {
+                if id.starts(with: clashPrefix) { clash = true }
+                hash = IdTable.hash(id)
             }
             hashes.append(UInt32(truncatingIfNeeded: hash ^ hash >> 32))
         }

@@ -77,6 +77,11 @@ import Testing
             "lat,lon,Realty_ID\n49.1,16.5,007\n49.2,16.6,7\n49.3,16.7,7\n49.4,16.8,007\n",
             "lat,lon,Realty_ID\n49.1,16.5,3\n49.2,16.6,1\n49.3,16.7,3\n",
             "lat,lon\n\"\"",
+            // Without quotes and carriage returns, read a line at a time: blank lines, short and long rows,
+            // bad coordinates, spaces around values, a last row without a line feed.
+            "lat,lon,name,Realty_ID\n49.1,16.5,a,1\n \n\t\n\n49.2,16.6,b\n,16.7,c,2\n49.3,abc,d,3\n95,10,e,4\n"
+                + "49.4 , 16.8 ,f, 5 ,x,y\n49.45;16.85\n49.5,16.9",
+            "Realty_ID;name;lat;lon\n7;a;49,1;16,5\n8;b;49.2\n7;c;49.3;16.7;extra\n;d;;\n9",
         ]
         for text in cases { try expectSame(Array(text.utf8)) }
         try expectSame(Array("a,b\n49.1,16.5\n".utf8), columns: .init(latitude: "a", longitude: "b"))
