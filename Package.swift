@@ -20,8 +20,10 @@ let package = Package(
         .systemLibrary(
             name: "CArchive", pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]),
+        // Headers only: RouteKit loads GDAL when it first needs it (see Terrain/GDALLibrary.swift), so the
+        // target names no library to link (pkg-config would add -lgdal).
         .systemLibrary(
-            name: "CGDAL", pkgConfig: "gdal",
+            name: "CGDAL",
             providers: [.apt(["libgdal-dev"])]),
         .systemLibrary(
             name: "CPostgres", pkgConfig: "libpq",

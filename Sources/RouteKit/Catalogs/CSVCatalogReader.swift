@@ -70,15 +70,36 @@ public struct CSVCatalogReader {
         return bytes
     }
 
-    /// True when every byte is ASCII (then the text is UTF-8 too), checked eight bytes at a time.
-    static func isASCII(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            let words = raw.count / 8
-            var high: UInt64 = 0
-            for k in 0..<words { high |= raw.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self) }
-            for k in (words * 8)..<raw.count { high |= UInt64(raw[k]) }
-            return high & 0x8080_8080_8080_8080 == 0
+    /// The catalog's text as ``utf8Text(_:)`` gives it, the file mapped into memory when it is UTF-8 (the
+    /// check on all cores).
+    static func utf8Bytes(_ input: InputFile) throws -> FileBytes {
+        let bytes = try input.mapAll()
+        let text = bytes.buffer
+        if text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF {
+            bytes.skip(3)
+            return bytes
         }
+        let pieces = max(1, min(processorCount, text.count >> 20))
+        let ascii = try parallelMap(pieces) { k -> Bool in
+            let piece = UnsafeBufferPointer(rebasing: text[(text.count * k / pieces)..<(text.count * (k + 1) / pieces)])
+            return isASCII(UnsafeRawBufferPointer(piece))
+        }
+        if ascii.allSatisfy({ $0 }) || String(validating: text, as: UTF8.self) != nil { return bytes }
+        return FileBytes(try windows1250ToUTF8(Array(text)))
+    }
+
+    /// True when every byte is ASCII (then the text is UTF-8 too).
+    static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { isASCII($0) }
+    }
+
+    /// True when every byte is ASCII, checked eight bytes at a time.
+    static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
+        let words = raw.count / 8
+        var high: UInt64 = 0
+        for k in 0..<words { high |= raw.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self) }
+        for k in (words * 8)..<raw.count { high |= UInt64(raw[k]) }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// Reads the header row: which record field each column holds (the coordinate columns found by their

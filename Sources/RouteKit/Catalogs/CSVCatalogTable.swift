@@ -3,11 +3,16 @@ import Glibc
 /// A CSV catalog read for searching: the position of every clubroom, each clubroom built from its rows only
 /// when it is asked for.
 ///
-/// Reading keeps the file's bytes and, per row, where it starts; it parses only the coordinates (with
-/// ``DecimalText``) and the id (`Realty_ID`), at byte level, making no `String`. Rows of one id are one
-/// clubroom, as ``ClubroomCatalog`` merges them, and ``clubroom(at:)`` builds it through the same code, so a
-/// clubroom is the same as from ``ClubroomCatalog/read(paths:columns:)``. A million rows take a fraction of
-/// the time and memory of building every clubroom.
+/// Reading keeps the file's bytes (mapped into memory) and, per row, where it starts; it parses only the
+/// coordinates (with ``DecimalText``) and the id (`Realty_ID`), at byte level, making no `String`. Rows of one
+/// id are one clubroom, as ``ClubroomCatalog`` merges them, and ``clubroom(at:)`` builds it through the same
+/// code, so a clubroom is the same as from ``ClubroomCatalog/read(paths:columns:)``. A million rows take a
+/// fraction of the time and memory of building every clubroom.
+///
+/// For a search of a few positions, known before reading (a ``GeodesicIndex/Reach``), the table keeps only
+/// the clubrooms that are candidates of it: the rows are read on all cores as for the whole table, but a
+/// row outside the reach keeps no coordinate, and only the ids of the candidates are looked for in the
+/// other rows (to find each one's first row and the rows merged into it).
 package final class CSVCatalogTable: @unchecked Sendable {
     /// The catalog file, as named in messages and in the ids of clubrooms without one.
     package let path: String
@@ -15,7 +20,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
     package private(set) var summary = ClubroomCatalog()
     /// Each clubroom's position, in the order the clubrooms first appear.
     package private(set) var coordinates: [Coordinate] = []
-    private let text: [UInt8]
+    private let bytes: FileBytes
     private let delimiter: UInt8
     private let keys: [CatalogRecord.Field?]
     /// Per clubroom: its first row (in one place, so that building a clubroom found by a search costs
@@ -38,8 +43,13 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// could clash with the ids RouteKit gives clubrooms without one (`FILE:LINE`): then only
     /// ``ClubroomCatalog`` reads it exactly.
     ///
+    /// With `reach`, only the clubrooms whose position is a candidate of it are kept, in catalog order: a
+    /// search within the reach over this table finds what it finds over the whole catalog, in the same order.
+    ///
     /// - Throws: what ``ClubroomCatalog/read(paths:columns:)`` throws for the file.
-    package init?(path: String, columns: CSVCatalogReader.Columns, progress: ProgressCounter?) throws {
+    package init?(
+        path: String, columns: CSVCatalogReader.Columns, progress: ProgressCounter?, reach: GeodesicIndex.Reach? = nil
+    ) throws {
         self.path = path
         guard path != "-" else { return nil }
         let input = try InputFile(path: path)
@@ -47,57 +57,86 @@ package final class CSVCatalogTable: @unchecked Sendable {
         input.progress = progress
         progress?.expect(input.byteCount ?? 0)
         do {
-            text = try CSVCatalogReader.utf8Text(input)
-            let prepared = try text.withUnsafeBufferPointer { text in
-                let delimiter = CSVRows.delimiter(of: text)
-                var rows = CSVRows(text: text, delimiter: delimiter)
-                return (delimiter, try CSVCatalogReader(columns: columns).header(&rows), rows)
+            bytes = try CSVCatalogReader.utf8Bytes(input)
+            let text = bytes.buffer
+            delimiter = CSVRows.delimiter(of: text)
+            var rows = CSVRows(text: text, delimiter: delimiter)
+            keys = try CSVCatalogReader(columns: columns).header(&rows)
+            if let reach, let read = try readCandidates(after: rows, reach: reach) {
+                guard read else { return nil }
+            } else {
+                guard try readRows(after: rows) else { return nil }
             }
-            delimiter = prepared.0
-            keys = prepared.1
-            guard try readRows(after: prepared.2) else { return nil }
         } catch let error as CatalogError {
             throw CatalogError.inFile(path: path, error)
         }
     }
 
-    /// The number of clubrooms.
+    /// The number of clubrooms (with a reach: of those kept).
     package var count: Int { coordinates.count }
+
+    /// True when the catalog has a row with usable coordinates (kept or not).
+    package var hasUsableRows: Bool { summary.recordCount > summary.skipped.count }
 
     /// The columns of `field`, last first: a row's value is the one of the last it has.
     private func columns(of field: CatalogRecord.Field) -> [Int] {
         keys.indices.filter { keys[$0] == field }.reversed()
     }
 
+    /// The pieces of the text after `header`, read on all cores by `read(text, from, to, line)`.
+    ///
+    /// A file without quotes is cut at line breaks into one piece per core; a piece's lines are counted from
+    /// 1 but the first's, which go on from the header's.
+    private func pieces<Piece>(
+        after header: CSVRows,
+        _ read: (UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, _ line: Int) throws -> Piece
+    ) throws -> [Piece] {
+        let text = bytes.buffer
+        let cuts = Self.cuts(text, from: header.position, pieces: processorCount)
+        return try parallelMap(cuts.count - 1) { k in
+            try read(text, cuts[k], cuts[k + 1], k == 0 ? header.line : 1)
+        }
+    }
+
+    /// The columns a table reads of every row.
+    private var rowColumns: RowColumns {
+        RowColumns(latitude: columns(of: .latitude), longitude: columns(of: .longitude), id: columns(of: .realtyID))
+    }
+
+    /// Counts the rows of `pieces` left out and kept in ``summary``; returns the line each piece's lines are
+    /// shifted by.
+    private func count(_ pieces: [PieceRows]) -> [Int] {
+        var offsets: [Int] = []
+        var lineOffset = 0
+        for piece in pieces {
+            offsets.append(lineOffset)
+            for skipped in piece.skipped {
+                var moved = skipped.record
+                moved.line += lineOffset
+                summary.count(skipping: moved, swapped: skipped.swapped)
+            }
+            summary.count(kept: piece.kept)
+            lineOffset += piece.lineCount
+        }
+        return offsets
+    }
+
     /// Reads every row after the header; false when an id could clash with a `FILE:LINE` id.
     ///
-    /// A file without quotes is cut at line breaks into one piece per core, scanned in parallel; the pieces'
-    /// rows are then joined into clubrooms in order.
+    /// The pieces' rows are joined into clubrooms in order.
     private func readRows(after header: CSVRows) throws -> Bool {
-        let columns = RowColumns(
-            latitude: columns(of: .latitude), longitude: columns(of: .longitude), id: columns(of: .realtyID))
-        let pieces = try text.withUnsafeBufferPointer { text in
-            let cuts = Self.cuts(text, from: header.position, pieces: processorCount)
-            return try parallelMap(cuts.count - 1) { k in
-                try ScannedPiece(
-                    text, from: cuts[k], to: cuts[k + 1], line: k == 0 ? header.line : 1, delimiter: delimiter,
-                    columns: columns, path: path)
-            }
+        let columns = rowColumns
+        let pieces = try pieces(after: header) { text, from, to, line in
+            try ScannedPiece(text, from: from, to: to, line: line, delimiter: delimiter, columns: columns, path: path)
         }
+        let offsets = count(pieces.map(\.rows))
         let rows = pieces.reduce(0) { $0 + $1.starts.count }
         coordinates.reserveCapacity(rows)
         firstRows.reserveCapacity(rows)
         lastRow.reserveCapacity(rows)
         let clashPrefix = Array((path + ":").utf8)
         var ids = IdTable(expected: rows)
-        var lineOffset = 0
-        for piece in pieces {
-            for skipped in piece.skipped {
-                var moved = skipped.record
-                moved.line += lineOffset
-                summary.count(skipping: moved, swapped: skipped.swapped)
-            }
-            summary.count(kept: piece.starts.count)
+        for (piece, lineOffset) in zip(pieces, offsets) {
             for k in piece.starts.indices {
                 let row = Row(start: piece.starts[k], line: Int32(clamping: Int(piece.lines[k]) + lineOffset), next: -1)
                 var group = -1
@@ -112,21 +151,102 @@ package final class CSVCatalogTable: @unchecked Sendable {
                     group = found
                 }
                 if group >= 0 && group < coordinates.count {
-                    let later = Int32(laterRows.count)
-                    laterRows.append(row)
-                    if lastRow[group] < 0 {
-                        firstRows[group].next = later
-                    } else {
-                        laterRows[Int(lastRow[group])].next = later
-                    }
-                    lastRow[group] = later
+                    add(row, toClubroom: group)
                 } else {
                     coordinates.append(piece.coordinates[k])
                     firstRows.append(row)
                     lastRow.append(-1)
                 }
             }
-            lineOffset += piece.lineCount
+        }
+        lastRow = []
+        return true
+    }
+
+    /// Chains `row` to the rows of clubroom `group` (its last so far in ``lastRow``).
+    private func add(_ row: Row, toClubroom group: Int) {
+        let later = Int32(laterRows.count)
+        laterRows.append(row)
+        if lastRow[group] < 0 {
+            firstRows[group].next = later
+        } else {
+            laterRows[Int(lastRow[group])].next = later
+        }
+        lastRow[group] = later
+    }
+
+    /// Reads the rows after the header, keeping the clubrooms that are candidates of `reach`: true when they
+    /// are kept, false when an id could clash with a `FILE:LINE` id, nil when the candidates are so many
+    /// that reading every row costs less (and nothing is kept).
+    ///
+    /// The first pass, on all cores, keeps of every row only its place and its id's hash, and of a candidate
+    /// its coordinate. The rows of the candidates' ids are then found by their hash (a bit set for each
+    /// candidate's) and their id's bytes: a clubroom is kept when its first row is a candidate, with all its
+    /// rows, as ``readRows(after:)`` would join them.
+    private func readCandidates(after header: CSVRows, reach: GeodesicIndex.Reach) throws -> Bool? {
+        let columns = rowColumns
+        let clashPrefix = Array((path + ":").utf8)
+        let pieces = try pieces(after: header) { text, from, to, line in
+            try ReachedPiece(
+                text, from: from, to: to, line: line, delimiter: delimiter, columns: columns, path: path,
+                reach: reach, clashPrefix: clashPrefix)
+        }
+        guard !pieces.contains(where: \.clash) else { return false }
+        let rows = pieces.reduce(0) { $0 + $1.starts.count }
+        let candidates = pieces.reduce(0) { $0 + $1.candidates.count }
+        guard candidates <= max(1 << 12, rows / 16) else { return nil }
+        let offsets = count(pieces.map(\.rows))
+        let text = bytes.buffer
+        func id(atRow start: Int, line: Int) -> [UInt8]? {
+            var rows = CSVRows(text: text, delimiter: delimiter, start: start, line: line)
+            // The row was read once already: it cannot fail now.
+            guard (try? rows.next()) == true, let field = rows.trimmedField(columns.id) else { return nil }
+            return rows.withBytes(field) { Array($0) }
+        }
+        // The candidates, in catalog order, and their ids' groups.
+        var groups: [[UInt8]: Int] = [:]
+        var bits = [UInt64](repeating: 0, count: max(1 << 10, (candidates * 64).nextPowerOfTwo >> 6))
+        let mask = bits.count * 64 - 1
+        var found: [(row: Row, coordinate: Coordinate, group: Int)] = []
+        for (piece, lineOffset) in zip(pieces, offsets) {
+            for (k, coordinate) in zip(piece.candidates, piece.coordinates) {
+                let row = Row(
+                    start: piece.starts[Int(k)], line: Int32(clamping: Int(piece.lines[Int(k)]) + lineOffset), next: -1)
+                var group = -1
+                if let id = id(atRow: row.start, line: Int(row.line)) {
+                    group = groups[id] ?? groups.count
+                    groups[id] = group
+                    let h = Int(piece.hashes[Int(k)]) & mask
+                    bits[h >> 6] |= 1 << UInt64(h & 63)
+                }
+                found.append((row, coordinate, group))
+            }
+        }
+        // Every row of the candidates' ids, in catalog order.
+        var rowsOf = [[Row]](repeating: [], count: groups.count)
+        for (piece, lineOffset) in zip(pieces, offsets) {
+            for (k, hash) in piece.hashes.enumerated() {
+                let h = Int(hash) & mask
+                guard bits[h >> 6] & 1 << UInt64(h & 63) != 0 else { continue }
+                let row = Row(start: piece.starts[k], line: Int32(clamping: Int(piece.lines[k]) + lineOffset), next: -1)
+                guard let id = id(atRow: row.start, line: Int(row.line)), let group = groups[id] else { continue }
+                rowsOf[group].append(row)
+            }
+        }
+        // A clubroom of an id is kept when its first row is a candidate, with its other rows chained.
+        for candidate in found {
+            if candidate.group >= 0 {
+                let rows = rowsOf[candidate.group]
+                guard rows.first?.start == candidate.row.start else { continue }
+                coordinates.append(candidate.coordinate)
+                firstRows.append(candidate.row)
+                lastRow.append(-1)
+                for row in rows.dropFirst() { add(row, toClubroom: coordinates.count - 1) }
+            } else {
+                coordinates.append(candidate.coordinate)
+                firstRows.append(candidate.row)
+                lastRow.append(-1)
+            }
         }
         lastRow = []
         return true
@@ -151,7 +271,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
 
     /// The clubroom at `index` (0..<``count``), built from its rows as ``ClubroomCatalog`` builds it.
     package func clubroom(at index: Int) -> Clubroom {
-        text.withUnsafeBufferPointer { clubroom(firstRows[index], coordinate: coordinates[index], in: $0) }
+        clubroom(firstRows[index], coordinate: coordinates[index], in: bytes.buffer)
     }
 
     /// The clubrooms at `indices`, as ``clubroom(at:)`` builds them.
@@ -160,12 +280,11 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// so that the processor waits for all these memory accesses at once instead of one after the other.
     package func clubrooms(at indices: [Int]) -> [Clubroom] {
         let rows = indices.map { firstRows[$0] }
-        return text.withUnsafeBufferPointer { text in
-            var touched = 0
-            for row in rows { touched &+= Int(text[row.start]) }
-            if touched == Int.min { return [] }  // never: it keeps the reads above
-            return indices.indices.map { clubroom(rows[$0], coordinate: coordinates[indices[$0]], in: text) }
-        }
+        let text = bytes.buffer
+        var touched = 0
+        for row in rows { touched &+= Int(text[row.start]) }
+        if touched == Int.min { return [] }  // never: it keeps the reads above
+        return indices.indices.map { clubroom(rows[$0], coordinate: coordinates[indices[$0]], in: text) }
     }
 
     /// The clubroom whose first row is `first` (its coordinate read from it once already).
@@ -206,6 +325,155 @@ private struct RowColumns: Sendable {
     var id: [Int]
 }
 
+/// A row kept by ``PieceRows``: where it starts in its piece, its line, and its id's bytes (nil without one;
+/// valid only during the call that hands it over).
+private struct KeptRow {
+    var start: Int
+    var line: Int
+    var id: UnsafeBufferPointer<UInt8>?
+}
+
+/// What reading one piece of a CSV text counts: its rows kept and left out, and its lines.
+private struct PieceRows {
+    var kept = 0
+    var skipped: [(record: ClubroomCatalog.SkippedRecord, swapped: Bool)] = []
+    /// The line after the piece's last, less one: what the next piece's lines (counted from 1) are shifted by.
+    var lineCount = 0
+
+    init() {}
+
+    /// Reads the rows of `text[from..<to]`, the first on line `line`: counts those without usable
+    /// coordinates (as ``ClubroomCatalog`` does) and calls `keep` for each of the others with its coordinate.
+    ///
+    /// A piece without quotes and carriage returns (a row is a line, a field the text between delimiters) is
+    /// read by ``readPlain(_:line:delimiter:columns:path:keep:)``; any other through ``CSVRows``.
+    @inline(__always)
+    init(
+        _ text: UnsafeBufferPointer<UInt8>, from: Int, to: Int, line: Int, delimiter: UInt8, columns: RowColumns,
+        path: String, keep: (KeptRow, Coordinate) throws -> Void
+    ) throws {
+        let piece = UnsafeBufferPointer(rebasing: text[from..<to])
+        if let base = piece.baseAddress, memchr(base, 0x22, piece.count) == nil,  // NULL: no quote
+            memchr(base, 0x0D, piece.count) == nil  // NULL: no carriage return
+        {
+            try readPlain(piece, line: line, delimiter: delimiter, columns: columns, path: path, keep: keep)
+            return
+        }
+        var rows = CSVRows(text: piece, delimiter: delimiter, line: line)
+        while try rows.next() { try read(&rows, columns: columns, path: path, keep: keep) }
+        lineCount = rows.line - 1
+    }
+
+    /// Counts or keeps the row `rows` read last.
+    @inline(__always)
+    private mutating func read(
+        _ rows: inout CSVRows, columns: RowColumns, path: String, keep: (KeptRow, Coordinate) throws -> Void
+    ) throws {
+        if rows.isBlank { return }
+        guard let latitude = rows.trimmedField(columns.latitude),
+            let longitude = rows.trimmedField(columns.longitude)
+        else {
+            skipped.append((.init(file: path, line: rows.rowLine, reason: "no coordinates"), false))
+            return
+        }
+        guard let lat = rows.number(latitude), let lon = rows.number(longitude) else {
+            let shown = "'\(rows.string(latitude)), \(rows.string(longitude))'"
+            skipped.append(
+                (.init(file: path, line: rows.rowLine, reason: "coordinates \(shown) are not numbers"), false))
+            return
+        }
+        let coordinate = Coordinate(latitude: lat, longitude: lon)
+        guard coordinate.isValid else {
+            let shown = "\(rows.string(latitude)), \(rows.string(longitude))"
+            skipped.append(
+                (
+                    .init(file: path, line: rows.rowLine, reason: "coordinates \(shown) are out of range"),
+                    abs(lat) > 90 && abs(lon) <= 90
+                ))
+            return
+        }
+        kept += 1
+        let row = KeptRow(start: rows.rowStart, line: rows.rowLine, id: nil)
+        guard let id = rows.trimmedField(columns.id) else { return try keep(row, coordinate) }
+        try rows.withBytes(id) { try keep(KeptRow(start: row.start, line: row.line, id: $0), coordinate) }
+    }
+
+    /// Reads a piece without quotes and carriage returns, where ``CSVRows`` would find each row between two
+    /// line feeds and each field between delimiters: only the fields up to the last column wanted are
+    /// looked at. A row that is not kept (blank, or without usable coordinates) is read again through
+    /// ``CSVRows``, which counts it exactly as the other way.
+    private mutating func readPlain(
+        _ piece: UnsafeBufferPointer<UInt8>, line firstLine: Int, delimiter: UInt8, columns: RowColumns,
+        path: String, keep: (KeptRow, Coordinate) throws -> Void
+    ) throws {
+        let wanted = (columns.latitude + columns.longitude + columns.id).max() ?? 0
+        let n = piece.count
+        var line = firstLine
+        defer { lineCount = line - 1 }
+        guard let base = piece.baseAddress else { return }
+        var i = 0
+        try withUnsafeTemporaryAllocation(of: (start: Int, end: Int).self, capacity: wanted + 1) { fields in
+            /// The field of the last of `columns` (last first) that the row has, without white space at
+            /// either end; nil when it has none of them or the field is blank.
+            func field(_ columns: [Int], count: Int) -> UnsafeBufferPointer<UInt8>? {
+                guard let column = columns.first(where: { $0 < count }) else { return nil }
+                var (start, end) = fields[column]
+                while start < end, Self.isSpace(piece[start]) { start += 1 }
+                while end > start, Self.isSpace(piece[end - 1]) { end -= 1 }
+                return start < end ? UnsafeBufferPointer(rebasing: piece[start..<end]) : nil
+            }
+            while i < n {
+                let rowStart = i
+                let rowLine = line
+                var count = 0
+                var start = i
+                while true {
+                    var end = start
+                    while end < n {
+                        let c = piece[end]
+                        if c == delimiter || c == 0x0A { break }
+                        end += 1
+                    }
+                    fields[count] = (start, end)
+                    count += 1
+                    if end == n || piece[end] == 0x0A {
+                        i = end
+                        break
+                    }
+                    start = end + 1
+                    if count > wanted {
+                        // The rest of the row: no field of it is wanted (a row has at least count + 1).
+                        count += 1
+                        // NULL when the piece has no more line feeds: the row ends with it.
+                        i =
+                            memchr(base + start, 0x0A, n - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+                            ?? n
+                        break
+                    }
+                }
+                if i < n {
+                    i += 1
+                    line += 1
+                }
+                if let latitude = field(columns.latitude, count: count),
+                    let longitude = field(columns.longitude, count: count),
+                    let lat = ClubroomCatalog.number(latitude), let lon = ClubroomCatalog.number(longitude),
+                    Coordinate(latitude: lat, longitude: lon).isValid
+                {
+                    kept += 1
+                    let id = field(columns.id, count: count)
+                    try keep(KeptRow(start: rowStart, line: rowLine, id: id), Coordinate(latitude: lat, longitude: lon))
+                } else {
+                    var rows = CSVRows(text: piece, delimiter: delimiter, start: rowStart, line: rowLine)
+                    if try rows.next() { try read(&rows, columns: columns, path: path, keep: keep) }
+                }
+            }
+        }
+    }
+
+    private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+}
+
 /// The rows of one piece of a CSV text: where each row with usable coordinates starts, its line (counted from
 /// the line the piece starts on), its position and its id; and the rows left out.
 private struct ScannedPiece {
@@ -215,9 +483,7 @@ private struct ScannedPiece {
     /// Per row: where its id is in `idBytes` (start in the high half, end in the low; equal: no id).
     var idEnds: [UInt64] = []
     var idBytes: [UInt8] = []
-    var skipped: [(record: ClubroomCatalog.SkippedRecord, swapped: Bool)] = []
-    /// The line after the piece's last, less one: what the next piece's lines (counted from 1) are shifted by.
-    var lineCount = 0
+    var rows = PieceRows()
 
     init(
         _ text: UnsafeBufferPointer<UInt8>, from: Int, to: Int, line: Int, delimiter: UInt8, columns: RowColumns,
@@ -229,39 +495,57 @@ private struct ScannedPiece {
         coordinates.reserveCapacity(estimate)
         idEnds.reserveCapacity(estimate)
         idBytes.reserveCapacity(estimate * 8)
-        var rows = CSVRows(text: UnsafeBufferPointer(rebasing: text[from..<to]), delimiter: delimiter, line: line)
-        while try rows.next() {
-            if rows.isBlank { continue }
-            guard let latitude = rows.trimmedField(columns.latitude),
-                let longitude = rows.trimmedField(columns.longitude)
-            else {
-                skipped.append((.init(file: path, line: rows.rowLine, reason: "no coordinates"), false))
-                continue
-            }
-            guard let lat = rows.number(latitude), let lon = rows.number(longitude) else {
-                let shown = "'\(rows.string(latitude)), \(rows.string(longitude))'"
-                skipped.append(
-                    (.init(file: path, line: rows.rowLine, reason: "coordinates \(shown) are not numbers"), false))
-                continue
-            }
-            let coordinate = Coordinate(latitude: lat, longitude: lon)
-            guard coordinate.isValid else {
-                let shown = "\(rows.string(latitude)), \(rows.string(longitude))"
-                skipped.append(
-                    (
-                        .init(file: path, line: rows.rowLine, reason: "coordinates \(shown) are out of range"),
-                        abs(lat) > 90 && abs(lon) <= 90
-                    ))
-                continue
-            }
-            starts.append(from + rows.rowStart)
-            lines.append(Int32(clamping: rows.rowLine))
+        rows = try PieceRows(
+            text, from: from, to: to, line: line, delimiter: delimiter, columns: columns, path: path
+        ) { row, coordinate in
+            starts.append(from + row.start)
+            lines.append(Int32(clamping: row.line))
             coordinates.append(coordinate)
             let idStart = UInt64(idBytes.count)
-            if let id = rows.trimmedField(columns.id) { rows.withBytes(id) { idBytes.append(contentsOf: $0) } }
+            if let id = row.id { idBytes.append(contentsOf: id) }
             idEnds.append(idStart << 32 | UInt64(idBytes.count))
         }
-        lineCount = rows.line - 1
+    }
+}
+
+/// The rows of one piece of a CSV text as a search within a reach needs them: where each row with usable
+/// coordinates starts, its line and the hash of its id; which of them are candidates of the reach, with their
+/// coordinates; and whether an id could clash with a `FILE:LINE` id.
+private struct ReachedPiece {
+    var starts: [Int] = []
+    var lines: [Int32] = []
+    /// Per row: the hash of its id (0 without one).
+    var hashes: [UInt32] = []
+    /// The rows (indices into `starts`) that are candidates, and their coordinates.
+    var candidates: [Int32] = []
+    var coordinates: [Coordinate] = []
+    var clash = false
+    var rows = PieceRows()
+
+    init(
+        _ text: UnsafeBufferPointer<UInt8>, from: Int, to: Int, line: Int, delimiter: UInt8, columns: RowColumns,
+        path: String, reach: GeodesicIndex.Reach, clashPrefix: [UInt8]
+    ) throws {
+        let estimate = (to - from) / 24
+        starts.reserveCapacity(estimate)
+        lines.reserveCapacity(estimate)
+        hashes.reserveCapacity(estimate)
+        rows = try PieceRows(
+            text, from: from, to: to, line: line, delimiter: delimiter, columns: columns, path: path
+        ) { row, coordinate in
+            if reach.contains(coordinate) {
+                candidates.append(Int32(starts.count))
+                coordinates.append(coordinate)
+            }
+            starts.append(from + row.start)
+            lines.append(Int32(clamping: row.line))
+            var hash: UInt64 = 0
+            if let id = row.id {
+                if id.starts(with: clashPrefix) { clash = true }
+                hash = IdTable.hash(id)
+            }
+            hashes.append(UInt32(truncatingIfNeeded: hash ^ hash >> 32))
+        }
     }
 }
 
@@ -337,7 +621,7 @@ private struct IdTable {
     }
 
     /// FNV-1a, 64 bits.
-    private static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for c in bytes { hash = (hash ^ UInt64(c)) &* 0x100_0000_01b3 }
         return hash
@@ -389,7 +673,7 @@ package struct CatalogTableSearch: Sendable {
     private let table: CSVCatalogTable
     private let index: GeodesicIndex?
 
-    /// A search over `table` for `queries` positions.
+    /// A search over `table` for `queries` positions (a table kept for a reach: only within it).
     package init(_ table: CSVCatalogTable, queries: Int) {
         self.table = table
         index = queries > Self.scanLimit ? GeodesicIndex(table.coordinates) : nil

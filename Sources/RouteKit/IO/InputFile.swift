@@ -98,6 +98,17 @@ public final class InputFile {
         return peeked
     }
 
+    /// The whole input: a regular file mapped into memory (nothing copied), anything else read.
+    package func mapAll() throws -> FileBytes {
+        if peekedOffset == 0, fd >= 0, let byteCount, byteCount > 0,
+            let mapped = FileBytes(mapping: fd, length: Int(byteCount))
+        {
+            progress?.advance(by: byteCount)
+            return mapped
+        }
+        return FileBytes(try readAll())
+    }
+
     /// Reads the whole input into memory. For small files only (fixtures, JSON side files).
     public func readAll() throws -> [UInt8] {
         var result: [UInt8] = []

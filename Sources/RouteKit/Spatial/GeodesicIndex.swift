@@ -104,30 +104,61 @@ public final class GeodesicIndex: @unchecked Sendable {
     }
 
     /// What ``positions(within:of:)`` answers, without building an index: for a few queries over many
-    /// positions (O(n) a query, no O(n log n) build).
-    ///
-    /// The candidates are the index's own: a position whose angle from `center` on the unit sphere is within
-    /// the bound has a latitude within that angle of the centre's, so one comparison passes over the rest,
-    /// and the others are checked on the chord as the tree checks them before `geod_inverse` decides.
+    /// positions (O(n) a query, no O(n log n) build). The candidates are those of ``Reach``.
     package static func boundedScan(
         _ coordinates: [Coordinate], within radiusMeters: Double, of center: Coordinate
     ) -> [Match] {
         var result: [Match] = []
-        let bound = bound(radiusMeters)
-        let band = bound.angle * 180 / .pi * (1 + 1e-9) + 1e-9
-        let q = unitVector(center)
+        let reach = Reach(radiusMeters, of: [center])
         coordinates.withUnsafeBufferPointer { coordinates in
-            for i in coordinates.indices where abs(coordinates[i].latitude - center.latitude) <= band {
-                let p = unitVector(coordinates[i])
-                let dx = p.0 - q.0
-                let dy = p.1 - q.1
-                let dz = p.2 - q.2
-                if dx * dx + dy * dy + dz * dz <= bound.chord2 {
-                    measure(coordinates[i], index: i, within: radiusMeters, of: center, into: &result)
-                }
+            for i in coordinates.indices where reach.contains(coordinates[i]) {
+                measure(coordinates[i], index: i, within: radiusMeters, of: center, into: &result)
             }
         }
         return sorted(result)
+    }
+
+    /// The candidates of a query of a radius around one of a few centres, told apart without an index: every
+    /// position within the radius of a centre is one (nothing is missed), and most others are not.
+    ///
+    /// A position whose angle from a centre on the unit sphere is within the index's bound has a latitude
+    /// within that angle of the centre's, so one comparison passes over most positions; the others are
+    /// checked on the chord as the tree checks them, before `geod_inverse` decides.
+    package struct Reach: Sendable {
+        private let centers: [Center]
+        private let band: Double
+        private let chord2: Double
+
+        private struct Center: Sendable {
+            var latitude: Double
+            var x: Double
+            var y: Double
+            var z: Double
+        }
+
+        /// The candidates within `radiusMeters` (≥ 0) of any of `centers`.
+        package init(_ radiusMeters: Double, of centers: [Coordinate]) {
+            let bound = GeodesicIndex.bound(radiusMeters)
+            band = bound.angle * 180 / .pi * (1 + 1e-9) + 1e-9
+            chord2 = bound.chord2
+            self.centers = centers.map {
+                let q = GeodesicIndex.unitVector($0)
+                return Center(latitude: $0.latitude, x: q.0, y: q.1, z: q.2)
+            }
+        }
+
+        /// True when `c` is a candidate (always when it is within the radius of a centre).
+        @inline(__always)
+        package func contains(_ c: Coordinate) -> Bool {
+            for q in centers where abs(c.latitude - q.latitude) <= band {
+                let p = GeodesicIndex.unitVector(c)
+                let dx = p.0 - q.x
+                let dy = p.1 - q.y
+                let dz = p.2 - q.z
+                if dx * dx + dy * dy + dz * dz <= chord2 { return true }
+            }
+            return false
+        }
     }
 
     private func search(

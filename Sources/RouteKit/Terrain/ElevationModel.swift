@@ -1,4 +1,3 @@
-import CGDAL
 import Foundation
 
 /// A digital elevation model: one raster GDAL reads (GeoTIFF, SRTM `.hgt`, VRT, …) or a folder of tiles, giving
@@ -94,24 +93,6 @@ public final class ElevationModel: @unchecked Sendable {
         }
     }
 
-    /// Registers GDAL's drivers and silences its messages to standard error, once: errors reach the caller
-    /// as ``ElevationModelError``. Network access is turned off, so that a VRT cannot make a DEM fetch
-    /// anything.
-    static func prepareGDAL() { _ = gdalPrepared }
-
-    private static let gdalPrepared: Bool = {
-        CPLSetErrorHandler(CPLQuietErrorHandler)
-        CPLSetConfigOption("GDAL_HTTP_TIMEOUT", "1")
-        CPLSetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", ".not-fetched")
-        CPLSetConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "EMPTY_DIR")
-        GDALAllRegister()
-        for name in ["HTTP", "WMS", "WMTS", "WCS", "DAAS", "EEDAI", "PLMosaic", "OGCAPI", "NGW", "STACTA", "STACIT"] {
-            guard let driver = GDALGetDriverByName(name) else { continue }
-            GDALDeregisterDriver(driver)
-            GDALDestroyDriver(driver)
-        }
-        return true
-    }()
 }
 
 /// The tiles of an elevation model, opened when first needed, and which one answered last.

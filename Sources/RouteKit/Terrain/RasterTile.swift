@@ -12,6 +12,7 @@ final class RasterTile {
     let path: String
     let width: Int
     let height: Int
+    private let gdal: GDALLibrary
     private let dataset: GDALDatasetH
     private let band: GDALRasterBandH
     private let geotransform: [Double]
@@ -43,37 +44,39 @@ final class RasterTile {
 
     /// Opens the raster at `path` (its first band).
     init(path: String) throws(ElevationModelError) {
-        ElevationModel.prepareGDAL()
-        guard let dataset = GDALOpenEx(path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, nil, nil) else {
-            throw .notARaster(path: path, reason: Self.lastError(or: "GDAL knows no raster format for it"))
+        let gdal = try GDALLibrary.loaded(for: path)
+        // NULL on error, with the reason in GDAL's last message.
+        guard let dataset = gdal.openEx(path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, nil, nil) else {
+            throw .notARaster(path: path, reason: gdal.lastError(or: "GDAL knows no raster format for it"))
         }
         var ready = false
-        defer { if !ready { GDALClose(dataset) } }
-        guard GDALGetRasterCount(dataset) >= 1, let band = GDALGetRasterBand(dataset, 1) else {
+        defer { if !ready { gdal.close(dataset) } }
+        guard gdal.rasterCount(dataset) >= 1, let band = gdal.rasterBand(dataset, 1) else {
             throw .notARaster(path: path, reason: "it has no band of samples")
         }
-        let width = Int(GDALGetRasterXSize(dataset))
-        let height = Int(GDALGetRasterYSize(dataset))
+        let width = Int(gdal.rasterXSize(dataset))
+        let height = Int(gdal.rasterYSize(dataset))
         guard width > 0, height > 0 else { throw .notARaster(path: path, reason: "it has no samples") }
         var geotransform = [Double](repeating: 0, count: 6)
         var inverse = [Double](repeating: 0, count: 6)
-        guard GDALGetGeoTransform(dataset, &geotransform) == CE_None else {
+        guard gdal.geoTransform(dataset, &geotransform) == CE_None else {
             throw .notGeoreferenced(path: path, reason: "no geotransform")
         }
-        guard geotransform.allSatisfy(\.isFinite), GDALInvGeoTransform(&geotransform, &inverse) != 0 else {
+        guard geotransform.allSatisfy(\.isFinite), gdal.invertGeoTransform(&geotransform, &inverse) != 0 else {
             throw .notGeoreferenced(path: path, reason: "a geotransform that cannot be inverted")
         }
-        transformation = try Self.transformation(for: dataset, geotransform, width, height, path: path)
+        transformation = try Self.transformation(for: dataset, geotransform, width, height, path: path, gdal: gdal)
         var has: Int32 = 0
-        let noData = GDALGetRasterNoDataValue(band, &has)
+        let noData = gdal.noDataValue(band, &has)
         self.noData = has != 0 && noData.isFinite ? Float(noData) : nil
-        let scale = GDALGetRasterScale(band, &has)
-        let offset = GDALGetRasterOffset(band, &has)
-        let unit = GDALGetRasterUnitType(band).map { String(cString: $0).lowercased() } ?? ""
+        let scale = gdal.rasterScale(band, &has)
+        let offset = gdal.rasterOffset(band, &has)
+        let unit = gdal.rasterUnitType(band).map { String(cString: $0).lowercased() } ?? ""
         let metresPerUnit = unit.contains("us survey") ? 1200.0 / 3937 : unit.hasPrefix("f") ? 0.3048 : 1
         self.scale = (scale.isFinite && scale != 0 ? scale : 1) * metresPerUnit
         self.offset = (offset.isFinite ? offset : 0) * metresPerUnit
         self.path = path
+        self.gdal = gdal
         self.width = width
         self.height = height
         self.dataset = dataset
@@ -84,16 +87,17 @@ final class RasterTile {
     }
 
     deinit {
-        if let transformation { OCTDestroyCoordinateTransformation(transformation) }
-        GDALClose(dataset)
+        if let transformation { gdal.destroyTransformation(transformation) }
+        gdal.close(dataset)
     }
 
     /// The transformation from WGS84 longitude and latitude into the raster's CRS; nil when the raster is in
     /// WGS84 longitude and latitude already, or has no CRS but a geotransform that fits longitudes and latitudes.
     private static func transformation(
-        for dataset: GDALDatasetH, _ geotransform: [Double], _ width: Int, _ height: Int, path: String
+        for dataset: GDALDatasetH, _ geotransform: [Double], _ width: Int, _ height: Int, path: String,
+        gdal: GDALLibrary
     ) throws(ElevationModelError) -> OGRCoordinateTransformationH? {
-        guard let own = GDALGetSpatialRef(dataset) else {
+        guard let own = gdal.spatialReference(dataset) else {
             let xs = [geotransform[0], geotransform[0] + Double(width) * geotransform[1]]
             let ys = [geotransform[3], geotransform[3] + Double(height) * geotransform[5]]
             guard xs.allSatisfy({ abs($0) <= 360 }), ys.allSatisfy({ abs($0) <= 90.5 }) else {
@@ -101,18 +105,19 @@ final class RasterTile {
             }
             return nil
         }
-        let wgs84 = OSRNewSpatialReference(nil)
-        let target = OSRClone(own)
+        let wgs84 = gdal.newSpatialReference(nil)
+        let target = gdal.cloneSpatialReference(own)
         defer {
-            OSRDestroySpatialReference(wgs84)
-            OSRDestroySpatialReference(target)
+            gdal.destroySpatialReference(wgs84)
+            gdal.destroySpatialReference(target)
         }
-        OSRImportFromEPSG(wgs84, 4326)
-        OSRSetAxisMappingStrategy(wgs84, OAMS_TRADITIONAL_GIS_ORDER)
-        OSRSetAxisMappingStrategy(target, OAMS_TRADITIONAL_GIS_ORDER)
-        if OSRIsSame(wgs84, target) != 0 { return nil }
-        guard let transformation = OCTNewCoordinateTransformation(wgs84, target) else {
-            throw .notGeoreferenced(path: path, reason: lastError(or: "PROJ cannot transform WGS84 into its CRS"))
+        _ = gdal.importFromEPSG(wgs84, 4326)
+        gdal.setAxisMappingStrategy(wgs84, OAMS_TRADITIONAL_GIS_ORDER)
+        gdal.setAxisMappingStrategy(target, OAMS_TRADITIONAL_GIS_ORDER)
+        if gdal.isSame(wgs84, target) != 0 { return nil }
+        guard let transformation = gdal.newTransformation(wgs84, target) else {  // NULL on error
+            throw .notGeoreferenced(
+                path: path, reason: gdal.lastError(or: "PROJ cannot transform WGS84 into its CRS"))
         }
         return transformation
     }
@@ -129,11 +134,11 @@ final class RasterTile {
             ys.append(geotransform[3] + column * geotransform[4] + row * geotransform[5])
         }
         if let transformation,
-            let back = OCTNewCoordinateTransformation(
-                OCTGetTargetCS(transformation), OCTGetSourceCS(transformation))
+            let back = gdal.newTransformation(
+                gdal.transformationTarget(transformation), gdal.transformationSource(transformation))
         {
-            defer { OCTDestroyCoordinateTransformation(back) }
-            _ = OCTTransform(back, Int32(xs.count), &xs, &ys, nil)
+            defer { gdal.destroyTransformation(back) }
+            _ = gdal.transform(back, Int32(xs.count), &xs, &ys, nil)
         }
         let lon = xs.filter(\.isFinite)
         let lat = ys.filter(\.isFinite)
@@ -145,19 +150,13 @@ final class RasterTile {
         )
     }
 
-    /// GDAL's last message on this thread, or `fallback` when it has none.
-    static func lastError(or fallback: String) -> String {
-        guard let message = CPLGetLastErrorMsg(), message.pointee != 0 else { return fallback }
-        return String(cString: message)
-    }
-
     /// The fractional pixel coordinates of a position (0…width across the raster), or nil when PROJ cannot
     /// transform it into the raster's CRS.
     func pixel(of coordinate: Coordinate) -> (x: Double, y: Double)? {
         var x = coordinate.longitude
         var y = coordinate.latitude
         if let transformation {
-            guard OCTTransform(transformation, 1, &x, &y, nil) != 0, x.isFinite, y.isFinite else { return nil }
+            guard gdal.transform(transformation, 1, &x, &y, nil) != 0, x.isFinite, y.isFinite else { return nil }
         }
         return (
             inverse[0] + x * inverse[1] + y * inverse[2],
@@ -235,12 +234,12 @@ final class RasterTile {
         let h = min(side, height - y)
         var values = [Float](repeating: .nan, count: w * h)
         let status = values.withUnsafeMutableBytes {
-            GDALRasterIO(
+            gdal.rasterIO(
                 band, GF_Read, Int32(x), Int32(y), Int32(w), Int32(h), $0.baseAddress, Int32(w), Int32(h),
                 GDT_Float32, 0, 0)
         }
         guard status == CE_None else {
-            throw .readFailed(path: path, reason: Self.lastError(or: "GDAL could not read its samples"))
+            throw .readFailed(path: path, reason: gdal.lastError(or: "GDAL could not read its samples"))
         }
         if windows.count >= Self.windowsKept, let oldest = windows.min(by: { $0.value.used < $1.value.used }) {
             windows[oldest.key] = nil

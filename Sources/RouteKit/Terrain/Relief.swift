@@ -67,25 +67,25 @@ public enum Relief {
 
     /// PNG bytes of RGBA pixels, written by GDAL's PNG driver into memory.
     static func encode(_ pixels: [UInt8], _ columns: Int, _ rows: Int) -> [UInt8]? {
-        ElevationModel.prepareGDAL()
-        guard let memory = GDALGetDriverByName("MEM"), let png = GDALGetDriverByName("PNG"),
-            let image = GDALCreate(memory, "", Int32(columns), Int32(rows), 4, GDT_Byte, nil)
+        guard let gdal = GDALLibrary.available, let memory = gdal.driverByName("MEM"),
+            let png = gdal.driverByName("PNG"),
+            let image = gdal.create(memory, "", Int32(columns), Int32(rows), 4, GDT_Byte, nil)
         else { return nil }
-        defer { GDALClose(image) }
+        defer { gdal.close(image) }
         var copied = pixels
         let status = copied.withUnsafeMutableBytes { bytes in
             // Interleaved: 4 bytes a pixel, a row after the other; band k starts at byte k.
-            GDALDatasetRasterIO(
+            gdal.datasetRasterIO(
                 image, GF_Write, 0, 0, Int32(columns), Int32(rows), bytes.baseAddress, Int32(columns), Int32(rows),
                 GDT_Byte, 4, nil, 4, Int32(columns * 4), 1)
         }
         guard status == CE_None else { return nil }
         let name = "/vsimem/routekit-relief-\(UUID().uuidString).png"
-        guard let written = GDALCreateCopy(png, name, image, 0, nil, nil, nil) else { return nil }
-        GDALClose(written)
-        defer { VSIUnlink(name) }
+        guard let written = gdal.createCopy(png, name, image, 0, nil, nil, nil) else { return nil }
+        gdal.close(written)
+        defer { _ = gdal.unlink(name) }
         var length: vsi_l_offset = 0
-        guard let buffer = VSIGetMemFileBuffer(name, &length, 0) else { return nil }
+        guard let buffer = gdal.memoryFileBuffer(name, &length, 0) else { return nil }
         return Array(UnsafeBufferPointer(start: buffer, count: Int(length)))
     }
 }

@@ -250,10 +250,11 @@ struct NearCommand: Command {
             }
             return try write(answers, console: console)
         }
-        if along == nil, let table = try searchableTable(console: console) {
+        if along == nil, let table = try searchableTable(for: positions, console: console) {
             // One CSV catalog, no filter: each clubroom is built only when a query finds it.
             let read = Clock.seconds()
             let search = CatalogTableSearch(table, queries: positions.count)
+            let few = positions.count <= CatalogTableSearch.scanLimit
             let built = Clock.seconds()
             let answers = positions.map {
                 Answer(query: $0, clubrooms: limited(search.clubrooms(within: radius, of: $0.coordinate)))
@@ -261,10 +262,11 @@ struct NearCommand: Command {
             if verbose {
                 note(
                     answers, console: console,
-                    timing: "read \(table.count) clubrooms in \(Clock.milliseconds(read - started)); "
-                        + (positions.count > CatalogTableSearch.scanLimit
-                            ? "index built in \(Clock.milliseconds(built - read)); "
-                            : "no index (few positions: scanned); "),
+                    timing: "read \(table.count) clubrooms\(few ? " near the positions" : "") in "
+                        + "\(Clock.milliseconds(read - started)); "
+                        + (few
+                            ? "no index (few positions: scanned); "
+                            : "index built in \(Clock.milliseconds(built - read)); "),
                     since: built)
             }
             return try write(answers, console: console)
@@ -317,18 +319,21 @@ struct NearCommand: Command {
     }
 
     /// The catalog as a table to search when that gives the same answers faster: one CSV file, no filter, no
-    /// --exhaustive; nil otherwise.
-    private func searchableTable(console: Console) throws -> CSVCatalogTable? {
+    /// --exhaustive; nil otherwise. For a few positions, only the clubrooms that may be near them are kept.
+    private func searchableTable(for positions: [Query], console: Console) throws -> CSVCatalogTable? {
         guard catalogs.count == 1, filter.isEmpty, !exhaustive else { return nil }
         let counter = console.errorIsTerminal ? ProgressCounter() : nil
         let progress = counter.flatMap { ProgressBar.bytes("near", console: console, counter: $0) }
         defer { progress?.finish() }
-        guard let table = try CSVCatalogTable(path: catalogs[0], columns: columns, progress: counter) else {
-            return nil
-        }
+        let reach =
+            positions.count <= CatalogTableSearch.scanLimit
+            ? GeodesicIndex.Reach(radius, of: positions.map(\.coordinate)) : nil
+        guard
+            let table = try CSVCatalogTable(path: catalogs[0], columns: columns, progress: counter, reach: reach)
+        else { return nil }
         progress?.finish()
         Self.reportSkipped(table.summary, quiet: quiet, console: console)
-        guard table.count > 0 else { throw CLIError.data("no usable clubroom in \(catalogs[0])") }
+        guard table.hasUsableRows else { throw CLIError.data("no usable clubroom in \(catalogs[0])") }
         return table
     }
 

@@ -16,7 +16,7 @@ import Testing
         "gpx/huge-elevation.gpx": [.success, .success, .success],
         // An age of 1e300 in a damaged CSV catalog trapped converting to Int. Ages outside 0-150 are no age
         // now; the records that have coordinates are searched, filtered and written as any others.
-        "catalog/huge-age.csv": [.success, .success, .success, .success, .success, .success],
+        "catalog/huge-age.csv": [.success, .success, .success, .success, .success, .success, .success, .success],
         // A GeoTIFF whose pixels are 1e43 degrees tall trapped the folder's index of whole degrees. A raster's
         // extent is now clamped to the Earth's first; the tile answers where it covers a point.
         "dem/huge-extent.tif": [.success, .success, .success],
@@ -75,7 +75,7 @@ import Testing
             return [(try file("Tests/RouteKitTests/Fixtures/ride.tcx"), [.success, .success, .success, .success])]
         case .catalog:
             return try ["data/clubrooms/clubrooms.xml", "data/clubrooms/clubrooms.csv"].map {
-                (try file($0), [.success, .success, .success, .success, .success, .success])
+                (try file($0), [.success, .success, .success, .success, .success, .success, .success, .success])
             }
         case .bundle:
             let folder = try CLI.temporaryFolder()

@@ -118,11 +118,12 @@ enum FuzzTarget: String, CaseIterable {
         if self == .catalog {
             defer { FuzzInput.emptyOutputFolder() }
             // The table and the full reader disagreeing is a finding like a crash.
-            if results.suffix(2).allSatisfy({ $0.1 == .success }),
-                FuzzInput.contents(FuzzInput.outputFolder + "/table.csv")
-                    != FuzzInput.contents(FuzzInput.outputFolder + "/full.csv")
+            for (pair, name) in [(results.suffix(4).prefix(2), ""), (results.suffix(2), "near-")]
+            where pair.allSatisfy({ $0.1 == .success })
+                && FuzzInput.contents(FuzzInput.outputFolder + "/\(name)table.csv")
+                    != FuzzInput.contents(FuzzInput.outputFolder + "/\(name)full.csv")
             {
-                return results + [(["the table and the full reader disagree"], .software)]
+                return results + [(["the table and the full reader disagree (\(name)table.csv)"], .software)]
             }
         }
         return results
@@ -195,21 +196,31 @@ enum FuzzInput {
             + #"<trkpt lat="46.2" lon="13.2"/></trkseg></trk></gpx>"#).utf8)
 
     /// Six positions (more than ``CatalogTableSearch/scanLimit``: the table builds its index), written once.
-    static let sixPositions: String = {
+    static let sixPositions = positionsFile("50,14\n-33.9,18.4\n89.9,0\n-89.9,179.9\n0,-180\n35.7,139.7\n")
+
+    /// Two positions (a table for them keeps only the clubrooms that may be near them), written once.
+    static let twoPositions = positionsFile("50,14\n49.2,16.6\n")
+
+    /// A positions file of `text` (a file already unlinked, named through the process's descriptor).
+    private static func positionsFile(_ text: String) -> String {
         var template = Array("/tmp/routekit-fuzz-positions-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // -1 on error
         precondition(fd >= 0, "cannot create a fuzz positions file")
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        let text = Array("50,14\n-33.9,18.4\n89.9,0\n-89.9,179.9\n0,-180\n35.7,139.7\n".utf8)
-        precondition(text.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, 0) } == text.count)
+        let bytes = Array(text.utf8)
+        precondition(bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, 0) } == bytes.count)
         return "/proc/self/fd/\(fd)"
-    }()
+    }
 
-    /// `near` over the catalog at `path` from six positions, through the table and through the full reader.
+    /// `near` over the catalog at `path` through the table and through the full reader: from six positions
+    /// (the table with its index), then from two within 300 km (a table of the clubrooms near them only).
     static func tableAgainstFullReader(_ path: String) -> [[String]] {
         let search = ["near", "--at-file", sixPositions, "--radius", "20000km", "--format", "csv", path]
+        let near = ["near", "--at-file", twoPositions, "--radius", "300km", "--format", "csv", path]
         return [
             search + ["-o", outputFolder + "/table.csv"], search + ["--exhaustive", "-o", outputFolder + "/full.csv"],
+            near + ["-o", outputFolder + "/near-table.csv"],
+            near + ["--exhaustive", "-o", outputFolder + "/near-full.csv"],
         ]
     }
 

@@ -77,6 +77,11 @@ import Testing
             "lat,lon,Realty_ID\n49.1,16.5,007\n49.2,16.6,7\n49.3,16.7,7\n49.4,16.8,007\n",
             "lat,lon,Realty_ID\n49.1,16.5,3\n49.2,16.6,1\n49.3,16.7,3\n",
             "lat,lon\n\"\"",
+            // Without quotes and carriage returns, read a line at a time: blank lines, short and long rows,
+            // bad coordinates, spaces around values, a last row without a line feed.
+            "lat,lon,name,Realty_ID\n49.1,16.5,a,1\n \n\t\n\n49.2,16.6,b\n,16.7,c,2\n49.3,abc,d,3\n95,10,e,4\n"
+                + "49.4 , 16.8 ,f, 5 ,x,y\n49.45;16.85\n49.5,16.9",
+            "Realty_ID;name;lat;lon\n7;a;49,1;16,5\n8;b;49.2\n7;c;49.3;16.7;extra\n;d;;\n9",
         ]
         for text in cases { try expectSame(Array(text.utf8)) }
         try expectSame(Array("a,b\n49.1,16.5\n".utf8), columns: .init(latitude: "a", longitude: "b"))
@@ -89,6 +94,9 @@ import Testing
         let text = "lat,lon,Realty_ID\n49.1,16.5,\n49.2,16.6,\(path):2\n"
         _ = try Fixture.write(Array(text.utf8), name: "c.csv", in: folder)
         #expect(try CSVCatalogTable(path: path, columns: .init(), progress: nil) == nil)
+        // Also when the row lies far from the positions of a search.
+        let reach = GeodesicIndex.Reach(1_000, of: [Coordinate(latitude: -40, longitude: 170)])
+        #expect(try CSVCatalogTable(path: path, columns: .init(), progress: nil, reach: reach) == nil)
         #expect(try ClubroomCatalog.read(paths: [path]).clubrooms.count == 1)
     }
 
@@ -125,5 +133,89 @@ import Testing
             let radius = Double.random(in: 1_000...3_000_000, using: &random)
             #expect(search.clubrooms(within: radius, of: at) == index.clubrooms(within: radius, of: at))
         }
+    }
+
+    /// A table that keeps only the candidates of a few positions answers them as the whole catalog does: the
+    /// same clubrooms (merged by id, at their first row's position), in the same order.
+    @Test(arguments: [
+        (11, true, false, 4_000), (12, false, false, 4_000), (13, false, true, 30_000), (14, false, false, 30_000),
+    ])
+    func aTableKeptForAFewPositionsAnswersThemAsTheWholeCatalog(
+        seed: UInt64, quotes: Bool, sortedIds: Bool, rows: Int
+    ) throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = Self.catalog(rows: rows, seed: seed, quotes: quotes, sortedIds: sortedIds)
+        let path = try Fixture.write(bytes, name: "catalog.csv", in: folder)
+        let catalog = try ClubroomCatalog.read(paths: [path])
+        let index = ClubroomIndex(catalog.clubrooms)
+        var random = SeededRandom(state: seed)
+        for _ in 0..<12 {
+            let positions = (0..<Int.random(in: 1...CatalogTableSearch.scanLimit, using: &random)).map { _ in
+                Coordinate(
+                    latitude: Double.random(in: -90...90, using: &random),
+                    longitude: Double.random(in: -180...180, using: &random))
+            }
+            let radius = Double.random(in: 1_000...1_500_000, using: &random)
+            let reach = GeodesicIndex.Reach(radius, of: positions)
+            let table = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil, reach: reach))
+            #expect(table.summary.skipped == catalog.skipped)
+            #expect(table.summary.recordCount == catalog.recordCount)
+            #expect(table.summary.swappedLooking == catalog.swappedLooking)
+            #expect(table.hasUsableRows)
+            let search = CatalogTableSearch(table, queries: positions.count)
+            for at in positions {
+                #expect(search.clubrooms(within: radius, of: at) == index.clubrooms(within: radius, of: at))
+            }
+        }
+    }
+
+    /// A clubroom is where its first row puts it: a later row of its id near the position does not bring it,
+    /// and its rows far away are merged into it when its first row is near.
+    @Test func aTableKeptForAPositionPlacesAClubroomAtItsFirstRow() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = """
+            Realty_ID,lat,lon,MeetingDate_WeekDay,Unit
+            7,10.0,10.0,pondělí,a
+            8,49.20,16.60,úterý,b
+            ,49.21,16.61,středa,c
+            7,49.19,16.59,čtvrtek,d
+            8,-30.0,100.0,pátek,e
+            8,49.30,16.70,sobota,f
+
+            9,49.2,
+            """
+        let path = try Fixture.write(Array(text.utf8), name: "catalog.csv", in: folder)
+        let at = Coordinate(latitude: 49.2, longitude: 16.6)
+        let catalog = try ClubroomCatalog.read(paths: [path])
+        let expected = ClubroomIndex(catalog.clubrooms).clubrooms(within: 20_000, of: at)
+        let table = try #require(
+            try CSVCatalogTable(
+                path: path, columns: .init(), progress: nil, reach: GeodesicIndex.Reach(20_000, of: [at])))
+        #expect(table.count == 2)
+        #expect(table.summary.skipped == catalog.skipped)
+        let found = CatalogTableSearch(table, queries: 1).clubrooms(within: 20_000, of: at)
+        #expect(found == expected)
+        #expect(found.map(\.clubroom.id) == ["8", "\(path):4"])
+        #expect(found.first?.clubroom.meetings.count == 3)
+    }
+
+    /// Far more candidates than a few positions usually have: the table reads every row instead, and still
+    /// answers the same.
+    @Test func aReachOverMostOfTheGlobeReadsEveryRow() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = Self.catalog(rows: 6_000, seed: 21, quotes: false, sortedIds: false)
+        let path = try Fixture.write(bytes, name: "catalog.csv", in: folder)
+        let catalog = try ClubroomCatalog.read(paths: [path])
+        let at = Coordinate(latitude: 10, longitude: 20)
+        let table = try #require(
+            try CSVCatalogTable(
+                path: path, columns: .init(), progress: nil, reach: GeodesicIndex.Reach(19_000_000, of: [at])))
+        #expect(table.count == catalog.clubrooms.count)
+        #expect(
+            CatalogTableSearch(table, queries: 1).clubrooms(within: 19_000_000, of: at)
+                == ClubroomIndex(catalog.clubrooms).clubrooms(within: 19_000_000, of: at))
     }
 }

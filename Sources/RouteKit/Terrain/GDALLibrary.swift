@@ -1,0 +1,158 @@
+import CGDAL
+import Glibc
+
+/// GDAL's functions that RouteKit calls, looked up in the library the first time a raster is opened or an
+/// image is written, and GDAL set up then (its drivers registered, its messages and network access off).
+///
+/// RouteKit does not link GDAL: the library and the sixty others it needs made every run of `routekit` spend
+/// about 25 ms of its start-up resolving their symbols, whether it read a DEM or not. The library is opened
+/// by the name its development package installs (`libgdal.so`), else by the name of the GDAL release whose
+/// headers RouteKit was built with (`libgdal.so.32` for GDAL 3.6: 26 + the minor version, for GDAL 3).
+struct GDALLibrary: @unchecked Sendable {
+    let allRegister: @convention(c) () -> Void
+    let setErrorHandler: @convention(c) (CPLErrorHandler?) -> CPLErrorHandler?
+    let quietErrorHandler: CPLErrorHandler
+    let setConfigOption: @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void
+    let lastErrorMessage: @convention(c) () -> UnsafePointer<CChar>?
+    let driverByName: @convention(c) (UnsafePointer<CChar>?) -> GDALDriverH?
+    let deregisterDriver: @convention(c) (GDALDriverH?) -> Void
+    let destroyDriver: @convention(c) (GDALDriverH?) -> Void
+    let openEx:
+        @convention(c) (
+            UnsafePointer<CChar>?, UInt32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?,
+            UnsafePointer<UnsafePointer<CChar>?>?
+        ) -> GDALDatasetH?
+    let close: @convention(c) (GDALDatasetH?) -> Void
+    let rasterCount: @convention(c) (GDALDatasetH?) -> Int32
+    let rasterBand: @convention(c) (GDALDatasetH?, Int32) -> GDALRasterBandH?
+    let rasterXSize: @convention(c) (GDALDatasetH?) -> Int32
+    let rasterYSize: @convention(c) (GDALDatasetH?) -> Int32
+    let geoTransform: @convention(c) (GDALDatasetH?, UnsafeMutablePointer<Double>?) -> CPLErr
+    let invertGeoTransform: @convention(c) (UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?) -> Int32
+    let noDataValue: @convention(c) (GDALRasterBandH?, UnsafeMutablePointer<Int32>?) -> Double
+    let rasterScale: @convention(c) (GDALRasterBandH?, UnsafeMutablePointer<Int32>?) -> Double
+    let rasterOffset: @convention(c) (GDALRasterBandH?, UnsafeMutablePointer<Int32>?) -> Double
+    let rasterUnitType: @convention(c) (GDALRasterBandH?) -> UnsafePointer<CChar>?
+    let rasterIO:
+        @convention(c) (
+            GDALRasterBandH?, GDALRWFlag, Int32, Int32, Int32, Int32, UnsafeMutableRawPointer?, Int32, Int32,
+            GDALDataType, Int32, Int32
+        ) -> CPLErr
+    let datasetRasterIO:
+        @convention(c) (
+            GDALDatasetH?, GDALRWFlag, Int32, Int32, Int32, Int32, UnsafeMutableRawPointer?, Int32, Int32,
+            GDALDataType, Int32, UnsafeMutablePointer<Int32>?, Int32, Int32, Int32
+        ) -> CPLErr
+    let create:
+        @convention(c) (GDALDriverH?, UnsafePointer<CChar>?, Int32, Int32, Int32, GDALDataType, CSLConstList?) ->
+            GDALDatasetH?
+    let createCopy:
+        @convention(c) (
+            GDALDriverH?, UnsafePointer<CChar>?, GDALDatasetH?, Int32, CSLConstList?, GDALProgressFunc?,
+            UnsafeMutableRawPointer?
+        ) -> GDALDatasetH?
+    let memoryFileBuffer:
+        @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<vsi_l_offset>?, Int32) -> UnsafeMutablePointer<
+            GByte
+        >?
+    let unlink: @convention(c) (UnsafePointer<CChar>?) -> Int32
+    let spatialReference: @convention(c) (GDALDatasetH?) -> OGRSpatialReferenceH?
+    let newSpatialReference: @convention(c) (UnsafePointer<CChar>?) -> OGRSpatialReferenceH?
+    let cloneSpatialReference: @convention(c) (OGRSpatialReferenceH?) -> OGRSpatialReferenceH?
+    let destroySpatialReference: @convention(c) (OGRSpatialReferenceH?) -> Void
+    let importFromEPSG: @convention(c) (OGRSpatialReferenceH?, Int32) -> OGRErr
+    let setAxisMappingStrategy: @convention(c) (OGRSpatialReferenceH?, OSRAxisMappingStrategy) -> Void
+    let isSame: @convention(c) (OGRSpatialReferenceH?, OGRSpatialReferenceH?) -> Int32
+    let newTransformation:
+        @convention(c) (OGRSpatialReferenceH?, OGRSpatialReferenceH?) -> OGRCoordinateTransformationH?
+    let destroyTransformation: @convention(c) (OGRCoordinateTransformationH?) -> Void
+    let transformationSource: @convention(c) (OGRCoordinateTransformationH?) -> OGRSpatialReferenceH?
+    let transformationTarget: @convention(c) (OGRCoordinateTransformationH?) -> OGRSpatialReferenceH?
+    let transform:
+        @convention(c) (
+            OGRCoordinateTransformationH?, Int32, UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?,
+            UnsafeMutablePointer<Double>?
+        ) -> Int32
+
+    /// GDAL, loaded and set up once; or why it cannot be.
+    private static let shared = Result { () throws(SharedLibrary.Unavailable) -> GDALLibrary in try GDALLibrary() }
+
+    /// GDAL, loaded and set up on the first call.
+    ///
+    /// - Throws: ``ElevationModelError/cannotOpen(path:reason:)`` for `path` when the library cannot be loaded.
+    static func loaded(for path: String) throws(ElevationModelError) -> GDALLibrary {
+        switch shared {
+        case .success(let gdal): return gdal
+        case .failure(let failure): throw .cannotOpen(path: path, reason: failure.reason)
+        }
+    }
+
+    /// GDAL when it is loaded and set up, nil when it cannot be.
+    static var available: GDALLibrary? { try? shared.get() }
+
+    private init() throws(SharedLibrary.Unavailable) {
+        let library = try SharedLibrary(
+            "GDAL", names: ["libgdal.so", "libgdal.so.\(26 + Int(GDAL_VERSION_MINOR))"])
+        func symbol<T>(_ name: String) throws(SharedLibrary.Unavailable) -> T { try library.function(name) }
+        allRegister = try symbol("GDALAllRegister")
+        setErrorHandler = try symbol("CPLSetErrorHandler")
+        quietErrorHandler = try symbol("CPLQuietErrorHandler")
+        setConfigOption = try symbol("CPLSetConfigOption")
+        lastErrorMessage = try symbol("CPLGetLastErrorMsg")
+        driverByName = try symbol("GDALGetDriverByName")
+        deregisterDriver = try symbol("GDALDeregisterDriver")
+        destroyDriver = try symbol("GDALDestroyDriver")
+        openEx = try symbol("GDALOpenEx")
+        close = try symbol("GDALClose")
+        rasterCount = try symbol("GDALGetRasterCount")
+        rasterBand = try symbol("GDALGetRasterBand")
+        rasterXSize = try symbol("GDALGetRasterXSize")
+        rasterYSize = try symbol("GDALGetRasterYSize")
+        geoTransform = try symbol("GDALGetGeoTransform")
+        invertGeoTransform = try symbol("GDALInvGeoTransform")
+        noDataValue = try symbol("GDALGetRasterNoDataValue")
+        rasterScale = try symbol("GDALGetRasterScale")
+        rasterOffset = try symbol("GDALGetRasterOffset")
+        rasterUnitType = try symbol("GDALGetRasterUnitType")
+        rasterIO = try symbol("GDALRasterIO")
+        datasetRasterIO = try symbol("GDALDatasetRasterIO")
+        create = try symbol("GDALCreate")
+        createCopy = try symbol("GDALCreateCopy")
+        memoryFileBuffer = try symbol("VSIGetMemFileBuffer")
+        unlink = try symbol("VSIUnlink")
+        spatialReference = try symbol("GDALGetSpatialRef")
+        newSpatialReference = try symbol("OSRNewSpatialReference")
+        cloneSpatialReference = try symbol("OSRClone")
+        destroySpatialReference = try symbol("OSRDestroySpatialReference")
+        importFromEPSG = try symbol("OSRImportFromEPSG")
+        setAxisMappingStrategy = try symbol("OSRSetAxisMappingStrategy")
+        isSame = try symbol("OSRIsSame")
+        newTransformation = try symbol("OCTNewCoordinateTransformation")
+        destroyTransformation = try symbol("OCTDestroyCoordinateTransformation")
+        transformationSource = try symbol("OCTGetSourceCS")
+        transformationTarget = try symbol("OCTGetTargetCS")
+        transform = try symbol("OCTTransform")
+        prepare()
+    }
+
+    /// Silences GDAL's messages to standard error (errors reach the caller as ``ElevationModelError``),
+    /// registers its drivers, and turns network access off, so that a VRT cannot make a DEM fetch anything.
+    private func prepare() {
+        _ = setErrorHandler(quietErrorHandler)
+        setConfigOption("GDAL_HTTP_TIMEOUT", "1")
+        setConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", ".not-fetched")
+        setConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "EMPTY_DIR")
+        allRegister()
+        for name in ["HTTP", "WMS", "WMTS", "WCS", "DAAS", "EEDAI", "PLMosaic", "OGCAPI", "NGW", "STACTA", "STACIT"] {
+            guard let driver = driverByName(name) else { continue }
+            deregisterDriver(driver)
+            destroyDriver(driver)
+        }
+    }
+
+    /// GDAL's last message on this thread, or `fallback` when it has none.
+    func lastError(or fallback: String) -> String {
+        guard let message = lastErrorMessage(), message.pointee != 0 else { return fallback }
+        return String(cString: message)
+    }
+}
