@@ -39,7 +39,7 @@ public struct KMLReader: FeatureFileReader {
 
     /// The features for the track model (``read(_:handler:)``): a `gx:Track` of two positions is a line.
     func trackFeatures(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws {
-        try features(input, forTracks: true, body: body)
+        try KMLStateMachine(forTracks: true, body: body).read(input, strict: strict, onWarning: onWarning)
     }
 
     /// Reads `input` to its end, calling `body` with each feature (a GeoJSON Feature in togeojson's shape)
@@ -48,16 +48,7 @@ public struct KMLReader: FeatureFileReader {
     /// - Throws: ``XMLFormatError`` for a file that is not KML, ``IOError`` when reading fails, and whatever
     ///   `body` throws.
     package func features(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws {
-        try features(input, forTracks: false, body: body)
-    }
-
-    /// The same; `forTracks` reads a `gx:Track` of two positions as a line (togeojson makes it a Point).
-    func features(
-        _ input: InputFile, forTracks: Bool, body: @escaping (JSONValue, Int, Int) throws -> Void
-    ) throws {
-        let machine = KMLStateMachine(forTracks: forTracks, body: body)
-        machine.onProblem = XMLFormatError.reporter(strict: strict, onWarning: onWarning)
-        try machine.read(input)
+        try KMLStateMachine(body: body).read(input, strict: strict, onWarning: onWarning)
     }
 }
 

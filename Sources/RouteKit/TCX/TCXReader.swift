@@ -39,22 +39,14 @@ public struct TCXReader: FeatureFileReader {
     /// - Throws: ``XMLFormatError`` for a file that is not TCX, ``IOError`` when reading fails, and whatever
     ///   `body` throws.
     package func features(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws {
-        try features(input, forTracks: false, body: body)
+        try TCXStateMachine(body: body).read(input, strict: strict, onWarning: onWarning)
     }
 
     /// The features for the track model (``read(_:handler:)``): also a course's CoursePoints (turns, summits,
     /// water), as Points with their name, `Notes` as `desc`, `PointType` as `type` and time; togeojson
     /// leaves them out.
     func trackFeatures(_ input: InputFile, body: @escaping (JSONValue, Int, Int) throws -> Void) throws {
-        try features(input, forTracks: true, body: body)
-    }
-
-    private func features(
-        _ input: InputFile, forTracks: Bool, body: @escaping (JSONValue, Int, Int) throws -> Void
-    ) throws {
-        let machine = TCXStateMachine(forTracks: forTracks, body: body)
-        machine.onProblem = XMLFormatError.reporter(strict: strict, onWarning: onWarning)
-        try machine.read(input)
+        try TCXStateMachine(forTracks: true, body: body).read(input, strict: strict, onWarning: onWarning)
     }
 }
 
@@ -267,10 +259,11 @@ final class TCXStateMachine: XMLFormatMachine {
             while column.count < index { try column.append(number: nil) }
             try column.append(number: value)
         }
-        if let text = p.texts["AltitudeMeters"], p.number("AltitudeMeters") == nil {
+        let altitude = p.number("AltitudeMeters")
+        if altitude == nil, let text = p.texts["AltitudeMeters"] {
             warn("a Trackpoint's altitude '\(text)' is not a number; left out")
         }
-        if let altitude = p.number("AltitudeMeters") {
+        if let altitude {
             try s.coordinates.append(position: [lon, lat, altitude])
         } else {
             try s.coordinates.append(position: [lon, lat])

@@ -25,17 +25,6 @@ public enum XMLFormatError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
-    /// What a reader does with a value it leaves out (at a line and column, with a message): a warning to
-    /// `onWarning`, or with `strict` an ``invalidValue(line:column:reason:)`` that stops the reading.
-    static func reporter(
-        strict: Bool, onWarning: @escaping (ReadWarning) -> Void
-    ) -> (Int, Int, String) throws -> Void {
-        { line, column, message in
-            if strict { throw XMLFormatError.invalidValue(line: line, column: column, reason: message) }
-            onWarning(ReadWarning(line: line, column: column, message: message))
-        }
-    }
-
     /// The parser's first error as one of these, nil when there was none; `openElement` is the element open
     /// where reading stopped, `root` the format's root element.
     static func from(_ parser: XMLStreamParser, openElement: String?, root: String) -> XMLFormatError? {
@@ -55,16 +44,16 @@ class XMLFormatMachine: XMLStreamHandler {
     /// The first error of the machine's own (a handler's, a wrong root), which stopped the parser.
     private(set) var failure: Error?
 
-    /// Hears what is left out, with its line and column; throws to stop (strict reading).
-    var onProblem: (Int, Int, String) throws -> Void = { _, _, _ in }
+    /// When true, what is left out stops the reading (``XMLFormatError/invalidValue(line:column:reason:)``).
+    private var strict = false
+    /// Hears what is left out, when not strict.
+    private var onWarning: (ReadWarning) -> Void = { _ in }
 
-    /// Reports something left out at the parser's place; a strict reading stops there.
+    /// Reports something left out at the parser's place: a warning, or with a strict reading an error that
+    /// stops it there.
     func warn(_ message: String) {
-        do {
-            try onProblem(parser.line, parser.column, message)
-        } catch {
-            fail(error)
-        }
+        guard strict else { return onWarning(ReadWarning(line: parser.line, column: parser.column, message: message)) }
+        fail(XMLFormatError.invalidValue(line: parser.line, column: parser.column, reason: message))
     }
 
     /// Stops the parser for `error`; the first error is the one reported.
@@ -77,11 +66,14 @@ class XMLFormatMachine: XMLStreamHandler {
     /// and finishes the work.
     func finish() throws {}
 
-    /// Feeds `input` through the parser into this machine, then finishes.
+    /// Feeds `input` through the parser into this machine, then finishes; what the machine leaves out goes to
+    /// `onWarning`, or with `strict` stops the reading (``warn(_:)``).
     ///
     /// - Throws: ``XMLFormatError`` for an empty or broken file, ``IOError`` when reading fails, and what
     ///   ``finish()`` throws.
-    func read(_ input: InputFile) throws {
+    func read(_ input: InputFile, strict: Bool = false, onWarning: @escaping (ReadWarning) -> Void = { _ in }) throws {
+        self.strict = strict
+        self.onWarning = onWarning
         let parser = XMLStreamParser(handler: self, name: input.path)
         self.parser = parser
         guard try parser.feed(input) else {
