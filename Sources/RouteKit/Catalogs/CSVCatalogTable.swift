@@ -9,7 +9,7 @@ import Glibc
 /// code, so a clubroom is the same as from ``ClubroomCatalog/read(paths:columns:)``. A million rows take a
 /// fraction of the time and memory of building every clubroom.
 ///
-/// For a search of a few positions, known before reading (a ``GeodesicIndex/Reach``), the table keeps only
+/// For a search of positions known before reading (a ``GeodesicIndex/Reach``), the table keeps only
 /// the clubrooms that are candidates of it: the rows are read on all cores as for the whole table, but a
 /// row outside the reach keeps no coordinate, and only the ids of the candidates are looked for in the
 /// other rows (to find each one's first row and the rows merged into it).
@@ -64,6 +64,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
             keys = try CSVCatalogReader(columns: columns).header(&rows)
             if let reach, let read = try readCandidates(after: rows, reach: reach) {
                 guard read else { return nil }
+                keptWithinReach = true
             } else {
                 guard try readRows(after: rows) else { return nil }
             }
@@ -74,6 +75,10 @@ package final class CSVCatalogTable: @unchecked Sendable {
 
     /// The number of clubrooms (with a reach: of those kept).
     package var count: Int { coordinates.count }
+
+    /// True when only the clubrooms within the reach given were kept (false when it kept so many that every
+    /// row was read).
+    package private(set) var keptWithinReach = false
 
     /// True when the catalog has a row with usable coordinates (kept or not).
     package var hasUsableRows: Bool { summary.recordCount > summary.skipped.count }
@@ -180,9 +185,9 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// that reading every row costs less (and nothing is kept).
     ///
     /// The first pass, on all cores, keeps of every row only its place and its id's hash, and of a candidate
-    /// its coordinate. The rows of the candidates' ids are then found by their hash (a bit set for each
-    /// candidate's) and their id's bytes: a clubroom is kept when its first row is a candidate, with all its
-    /// rows, as ``readRows(after:)`` would join them.
+    /// its coordinate and its id. The rows of the candidates' ids are then found, on all cores again, by
+    /// their hash (a bit set for each candidate's) and their id's bytes: a clubroom is kept when its first
+    /// row is a candidate, with all its rows, as ``readRows(after:)`` would join them.
     private func readCandidates(after header: CSVRows, reach: GeodesicIndex.Reach) throws -> Bool? {
         let columns = rowColumns
         let clashPrefix = Array((path + ":").utf8)
@@ -196,41 +201,53 @@ package final class CSVCatalogTable: @unchecked Sendable {
         let candidates = pieces.reduce(0) { $0 + $1.candidates.count }
         guard candidates <= max(1 << 12, rows / 16) else { return nil }
         let offsets = count(pieces.map(\.rows))
-        let text = bytes.buffer
-        func id(atRow start: Int, line: Int) -> [UInt8]? {
-            var rows = CSVRows(text: text, delimiter: delimiter, start: start, line: line)
-            // The row was read once already: it cannot fail now.
-            guard (try? rows.next()) == true, let field = rows.trimmedField(columns.id) else { return nil }
-            return rows.withBytes(field) { Array($0) }
-        }
-        // The candidates, in catalog order, and their ids' groups.
-        var groups: [[UInt8]: Int] = [:]
+        // The candidates, in catalog order, and their ids' groups (-1: no id).
+        var ids = IdTable(expected: candidates)
+        var groupCount = 0
         var bits = [UInt64](repeating: 0, count: max(1 << 10, (candidates * 64).nextPowerOfTwo >> 6))
         let mask = bits.count * 64 - 1
         var found: [(row: Row, coordinate: Coordinate, group: Int)] = []
+        found.reserveCapacity(candidates)
         for (piece, lineOffset) in zip(pieces, offsets) {
-            for (k, coordinate) in zip(piece.candidates, piece.coordinates) {
+            for (j, k) in piece.candidates.enumerated() {
                 let row = Row(
                     start: piece.starts[Int(k)], line: Int32(clamping: Int(piece.lines[Int(k)]) + lineOffset), next: -1)
                 var group = -1
-                if let id = id(atRow: row.start, line: Int(row.line)) {
-                    group = groups[id] ?? groups.count
-                    groups[id] = group
+                if let id = piece.candidateId(j) {
+                    group = id.withUnsafeBufferPointer { ids.group(of: $0, next: groupCount) }
+                    if group == groupCount { groupCount += 1 }
                     let h = Int(piece.hashes[Int(k)]) & mask
                     bits[h >> 6] |= 1 << UInt64(h & 63)
                 }
-                found.append((row, coordinate, group))
+                found.append((row, piece.coordinates[j], group))
             }
         }
-        // Every row of the candidates' ids, in catalog order.
-        var rowsOf = [[Row]](repeating: [], count: groups.count)
-        for (piece, lineOffset) in zip(pieces, offsets) {
+        ids.prepareLookups()
+        // Every row of the candidates' ids, in catalog order: looked for on all cores, one piece each.
+        let text = bytes.buffer
+        let separator = delimiter
+        let idTable = ids
+        let bitSet = bits
+        let matches = try parallelMap(pieces.count) { p in
+            let piece = pieces[p]
+            var matched: [(row: Int, group: Int32)] = []
             for (k, hash) in piece.hashes.enumerated() {
                 let h = Int(hash) & mask
-                guard bits[h >> 6] & 1 << UInt64(h & 63) != 0 else { continue }
-                let row = Row(start: piece.starts[k], line: Int32(clamping: Int(piece.lines[k]) + lineOffset), next: -1)
-                guard let id = id(atRow: row.start, line: Int(row.line)), let group = groups[id] else { continue }
-                rowsOf[group].append(row)
+                guard bitSet[h >> 6] & 1 << UInt64(h & 63) != 0 else { continue }
+                var cursor = CSVRows(text: text, delimiter: separator, start: piece.starts[k], line: 1)
+                // The row was read once already: it cannot fail now.
+                guard (try? cursor.next()) == true, let field = cursor.trimmedField(columns.id),
+                    let group = cursor.withBytes(field, { idTable.existingGroup(of: $0) })
+                else { continue }
+                matched.append((k, Int32(group)))
+            }
+            return matched
+        }
+        var rowsOf = [[Row]](repeating: [], count: groupCount)
+        for ((piece, lineOffset), matched) in zip(zip(pieces, offsets), matches) {
+            for (k, group) in matched {
+                rowsOf[Int(group)].append(
+                    Row(start: piece.starts[k], line: Int32(clamping: Int(piece.lines[k]) + lineOffset), next: -1))
             }
         }
         // A clubroom of an id is kept when its first row is a candidate, with its other rows chained.
@@ -516,9 +533,12 @@ private struct ReachedPiece {
     var lines: [Int32] = []
     /// Per row: the hash of its id (0 without one).
     var hashes: [UInt32] = []
-    /// The rows (indices into `starts`) that are candidates, and their coordinates.
+    /// The rows (indices into `starts`) that are candidates, their coordinates and their ids (the bytes of
+    /// candidate j run from `idEnds[j - 1]` to `idEnds[j]`; none when they are equal).
     var candidates: [Int32] = []
     var coordinates: [Coordinate] = []
+    var idBytes: [UInt8] = []
+    var idEnds: [Int32] = []
     var clash = false
     var rows = PieceRows()
 
@@ -536,6 +556,8 @@ private struct ReachedPiece {
             if reach.contains(coordinate) {
                 candidates.append(Int32(starts.count))
                 coordinates.append(coordinate)
+                if let id = row.id { idBytes.append(contentsOf: id) }
+                idEnds.append(Int32(idBytes.count))
             }
             starts.append(from + row.start)
             lines.append(Int32(clamping: row.line))
@@ -546,6 +568,13 @@ private struct ReachedPiece {
             }
             hashes.append(UInt32(truncatingIfNeeded: hash ^ hash >> 32))
         }
+    }
+
+    /// The id of candidate `j` (nil without one).
+    func candidateId(_ j: Int) -> ArraySlice<UInt8>? {
+        let start = j == 0 ? 0 : Int(idEnds[j - 1])
+        let end = Int(idEnds[j])
+        return start < end ? idBytes[start..<end] : nil
     }
 }
 
@@ -582,25 +611,45 @@ private struct IdTable {
                 }
                 if value == last, let group = groups.last { return Int(group) }
             }
-            inOrder = false
-            slots = [UInt64](repeating: 0, count: max(1 << 16, (groups.count * 4).nextPowerOfTwo))
-            for k in groups.indices { insert(k, hash: bytes.withUnsafeBufferPointer { Self.hash($0, k, starts) }) }
+            prepareLookups()
         }
         let hash = Self.hash(id)
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] != 0 {
-            let entry = slots[slot]
-            let k = Int(entry & 0xFFFF_FFFF) - 1
-            if entry >> 32 == hash >> 32 && equals(k, id) { return Int(groups[k]) }
-            slot = (slot + 1) & mask
-        }
+        let (slot, found) = find(id, hash: hash)
+        if let found { return found }
         let k = groups.count
         append(id, group: next)
         slots[slot] = (hash >> 32) << 32 | UInt64(k + 1)
         used += 1
         if used * 2 > slots.count { grow() }
         return next
+    }
+
+    /// Leaves the ids' order behind: from now on every id is looked up in the hash table, and
+    /// ``existingGroup(of:)`` answers.
+    mutating func prepareLookups() {
+        guard inOrder else { return }
+        inOrder = false
+        slots = [UInt64](repeating: 0, count: max(1 << 16, (groups.count * 4).nextPowerOfTwo))
+        for k in groups.indices { insert(k, hash: bytes.withUnsafeBufferPointer { Self.hash($0, k, starts) }) }
+    }
+
+    /// The clubroom of `id` if the table has it (after ``prepareLookups()``), without adding it.
+    func existingGroup(of id: UnsafeBufferPointer<UInt8>) -> Int? {
+        precondition(!inOrder, "IdTable: prepareLookups() first")
+        return find(id, hash: Self.hash(id)).group
+    }
+
+    /// The slot where `id` is or would go, and its clubroom when it is there.
+    private func find(_ id: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (slot: Int, group: Int?) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 {
+            let entry = slots[slot]
+            let k = Int(entry & 0xFFFF_FFFF) - 1
+            if entry >> 32 == hash >> 32 && equals(k, id) { return (slot, Int(groups[k])) }
+            slot = (slot + 1) & mask
+        }
+        return (slot, nil)
     }
 
     private mutating func append(_ id: UnsafeBufferPointer<UInt8>, group: Int) {
@@ -670,6 +719,10 @@ package struct CatalogTableSearch: Sendable {
     /// Up to this many queries, scanning costs less than building the index (on a million clubrooms a scan
     /// takes a few milliseconds, a build a few hundred).
     package static let scanLimit = 4
+    /// A table is read for a ``GeodesicIndex/Reach`` when the positions' bounds cover at most this share of
+    /// the globe: then the clubrooms kept are usually few enough (see ``CSVCatalogTable``) that neither the
+    /// read nor the index pays for the others.
+    package static let reachAreaLimit = 1.0 / 64
     private let table: CSVCatalogTable
     private let index: GeodesicIndex?
 

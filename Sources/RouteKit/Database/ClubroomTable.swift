@@ -16,7 +16,7 @@
 ///
 /// A search asks PostGIS for the candidates (`ST_DWithin` on the geography, on the sphere, with a margin
 /// of 1 % + 10 m over the radius that covers the sphere's error against the ellipsoid), with the filter's
-/// criteria as a superset in SQL, then measures each candidate with the exact geodesic (`geod_inverse`) and
+/// criteria as a superset in SQL, then measures each candidate with the exact geodesic (as the index does) and
 /// applies ``ClubroomFilter`` itself: the answer is the one ``ClubroomIndex`` gives on the same catalog, to
 /// the last bit of every distance.
 public final class ClubroomTable {

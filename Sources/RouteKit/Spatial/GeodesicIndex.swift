@@ -2,15 +2,16 @@ import Dispatch
 import Glibc
 
 /// A spatial index over positions on the WGS84 ellipsoid that answers "all within R metres of P" and "the
-/// k nearest to P" exactly: a position is in the answer if and only if its geodesic distance
-/// (`geod_inverse`, Karney) is at most R.
+/// k nearest to P" exactly: a position is in the answer if and only if its geodesic distance (Karney's
+/// `geod_inverse`, or within 100 km ``GeodesicCenter``'s short-line formulas, which agree with it to a
+/// micrometre) is at most R.
 ///
 /// The positions are points on the unit sphere (from their latitude and longitude) in a k-d tree, which
 /// has no trouble with the poles or the antimeridian. A query first takes every position whose angle θ
 /// from P on that sphere is at most R / M₀, where M₀ = a(1 − e²) is the smallest radius of curvature of the
 /// ellipsoid: along any path, the ellipsoid's length element is at least M₀ times the unit sphere's, so a
 /// geodesic of length ≤ R has θ ≤ R / M₀, and no answer is missed. Then the exact geodesic distance of each
-/// candidate decides. Build: O(n log n); a query: O(log n + candidates) plus one `geod_inverse` per candidate.
+/// candidate decides. Build: O(n log n); a query: O(log n + candidates) plus one geodesic per candidate.
 public final class GeodesicIndex: @unchecked Sendable {
     /// A position found by a query.
     public struct Match: Hashable, Sendable {
@@ -55,12 +56,8 @@ public final class GeodesicIndex: @unchecked Sendable {
     /// The number of positions.
     public var count: Int { coordinates.count }
 
-    static func unitVector(_ c: Coordinate) -> (Double, Double, Double) {
-        let lat = c.latitude * .pi / 180
-        let lon = c.longitude * .pi / 180
-        let cl = cos(lat)
-        return (cl * cos(lon), cl * sin(lon), sin(lat))
-    }
+    @inline(__always)
+    static func unitVector(_ c: Coordinate) -> (Double, Double, Double) { GeodesicCenter.normal(c) }
 
     @inline(__always) private func component(_ p: (Double, Double, Double), _ axis: UInt8) -> Double {
         axis == 0 ? p.0 : axis == 1 ? p.1 : p.2
@@ -70,8 +67,10 @@ public final class GeodesicIndex: @unchecked Sendable {
     public func positions(within radiusMeters: Double, of center: Coordinate) -> [Match] {
         var result: [Match] = []
         let bound = Self.bound(radiusMeters)
-        search(0, coordinates.count, Self.unitVector(center), bound.chord, bound.chord2) { i in
-            Self.measure(coordinates[i], index: i, within: radiusMeters, of: center, into: &result)
+        let geodesics = GeodesicCenter(center)
+        search(0, coordinates.count, Self.unitVector(center), bound.chord, bound.chord2) { i, unit in
+            Self.measure(
+                geodesics.inverse(to: coordinates[i], normal: unit), index: i, within: radiusMeters, into: &result)
         }
         return Self.sorted(result)
     }
@@ -84,14 +83,15 @@ public final class GeodesicIndex: @unchecked Sendable {
         return (angle, chord, chord * chord)
     }
 
-    /// Adds position `index` at `c` to `result` when its geodesic distance from `center` is at most the radius.
+    /// Adds position `index` to `result` when its geodesic from the centre (`inverse`, from
+    /// ``GeodesicCenter``) is at most the radius long.
     @inline(__always)
     private static func measure(
-        _ c: Coordinate, index: Int, within radiusMeters: Double, of center: Coordinate, into result: inout [Match]
+        _ inverse: (distanceMeters: Double, azimuthDegrees: Double), index: Int, within radiusMeters: Double,
+        into result: inout [Match]
     ) {
-        let inverse = Geodesic.wgs84.inverse(from: center, to: c)
         guard inverse.distanceMeters <= radiusMeters else { return }
-        let azimuth = inverse.initialAzimuthDegrees
+        let azimuth = inverse.azimuthDegrees
         result.append(
             Match(
                 index: index, distanceMeters: inverse.distanceMeters,
@@ -110,27 +110,39 @@ public final class GeodesicIndex: @unchecked Sendable {
     ) -> [Match] {
         var result: [Match] = []
         let reach = Reach(radiusMeters, of: [center])
+        let geodesics = GeodesicCenter(center)
         coordinates.withUnsafeBufferPointer { coordinates in
             for i in coordinates.indices where reach.contains(coordinates[i]) {
-                measure(coordinates[i], index: i, within: radiusMeters, of: center, into: &result)
+                measure(geodesics.inverse(to: coordinates[i]), index: i, within: radiusMeters, into: &result)
             }
         }
         return sorted(result)
     }
 
-    /// The candidates of a query of a radius around one of a few centres, told apart without an index: every
+    /// The candidates of a query of a radius around any of some centres, told apart without an index: every
     /// position within the radius of a centre is one (nothing is missed), and most others are not.
     ///
     /// A position whose angle from a centre on the unit sphere is within the index's bound has a latitude
-    /// within that angle of the centre's, so one comparison passes over most positions; the others are
-    /// checked on the chord as the tree checks them, before `geod_inverse` decides.
+    /// within that angle of the centre's, and a longitude within the cap's span: the centres are kept in order
+    /// of latitude, with the range of those near each slice of latitude, so the few in that band are found at
+    /// once (most positions have none), and those whose span holds the position's longitude check it on the
+    /// chord as the tree does, before the geodesic decides.
     package struct Reach: Sendable {
         private let centers: [Center]
         private let band: Double
         private let chord2: Double
+        /// Per slice of latitude (``slices`` of them from −90° to 90°): the centres whose band may reach into
+        /// it, as the range of `centers` from `firstCenter[k]` to `firstCenter[slices + k]`.
+        private let firstCenter: [Int32]
+        private static let slices = 4096
+        /// The share of the globe's area within the bound of some centre (at most 1; overlaps counted twice).
+        package let areaShare: Double
 
         private struct Center: Sendable {
             var latitude: Double
+            var longitude: Double
+            /// How far in longitude from the centre a candidate can be (180: any longitude).
+            var longitudeBand: Double
             var x: Double
             var y: Double
             var z: Double
@@ -141,29 +153,68 @@ public final class GeodesicIndex: @unchecked Sendable {
             let bound = GeodesicIndex.bound(radiusMeters)
             band = bound.angle * 180 / .pi * (1 + 1e-9) + 1e-9
             chord2 = bound.chord2
+            // A cap of chord c covers c²/4 of the sphere's area.
+            areaShare = min(1, Double(centers.count) * chord2 / 4)
+            let angle = bound.angle * (1 + 1e-9) + 1e-9
             self.centers = centers.map {
                 let q = GeodesicIndex.unitVector($0)
-                return Center(latitude: $0.latitude, x: q.0, y: q.1, z: q.2)
+                // On the sphere a cap of angle θ around latitude φ spans asin(sin θ / cos φ) of longitude
+                // either side, unless it holds a pole.
+                let latitude = abs($0.latitude) * .pi / 180
+                let longitudeBand =
+                    latitude + angle >= .pi / 2 * 0.999
+                    ? 180 : min(180, asin(min(1, sin(angle) / cos(latitude))) * 180 / .pi * (1 + 1e-9) + 1e-9)
+                return Center(
+                    latitude: $0.latitude, longitude: $0.longitude, longitudeBand: longitudeBand, x: q.0, y: q.1,
+                    z: q.2)
+            }.sorted { $0.latitude < $1.latitude }
+            // One sweep up the slices: the first centre at or above each slice's lowest latitude less the band,
+            // and the first above its highest plus the band.
+            let latitudes = self.centers.map(\.latitude)
+            let width = 180 / Double(Self.slices)
+            var firsts = [Int32](repeating: 0, count: 2 * Self.slices)
+            var low = 0
+            var high = 0
+            for k in 0..<Self.slices {
+                while low < latitudes.count && latitudes[low] < -90 + Double(k) * width - band { low += 1 }
+                while high < latitudes.count && latitudes[high] <= -90 + Double(k + 1) * width + band { high += 1 }
+                firsts[k] = Int32(low)
+                firsts[Self.slices + k] = Int32(high)
             }
+            firstCenter = firsts
         }
 
         /// True when `c` is a candidate (always when it is within the radius of a centre).
         @inline(__always)
         package func contains(_ c: Coordinate) -> Bool {
-            for q in centers where abs(c.latitude - q.latitude) <= band {
-                let p = GeodesicIndex.unitVector(c)
-                let dx = p.0 - q.x
-                let dy = p.1 - q.y
-                let dz = p.2 - q.z
-                if dx * dx + dy * dy + dz * dz <= chord2 { return true }
+            let place = (c.latitude + 90) / 180 * Double(Self.slices)
+            let slice = place >= 0 ? min(Self.slices - 1, Int(place)) : 0
+            let lo = Int(firstCenter[slice])
+            let hi = Int(firstCenter[Self.slices + slice])
+            guard lo < hi else { return false }
+            return centers.withUnsafeBufferPointer { centers in
+                var p = (0.0, 0.0, 0.0)
+                var measured = false
+                for q in centers[lo..<hi] where abs(q.latitude - c.latitude) <= band {
+                    let turn = abs(c.longitude - q.longitude)
+                    guard min(turn, 360 - turn) <= q.longitudeBand else { continue }
+                    if !measured {
+                        p = GeodesicIndex.unitVector(c)
+                        measured = true
+                    }
+                    let dx = p.0 - q.x
+                    let dy = p.1 - q.y
+                    let dz = p.2 - q.z
+                    if dx * dx + dy * dy + dz * dz <= chord2 { return true }
+                }
+                return false
             }
-            return false
         }
     }
 
     private func search(
         _ lo: Int, _ hi: Int, _ q: (Double, Double, Double), _ chord: Double, _ chord2: Double,
-        _ visit: (Int) -> Void
+        _ visit: (Int, (Double, Double, Double)) -> Void
     ) {
         guard lo < hi else { return }
         if hi - lo <= leafSize {
@@ -180,12 +231,14 @@ public final class GeodesicIndex: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func check(_ k: Int, _ q: (Double, Double, Double), _ chord2: Double, _ visit: (Int) -> Void) {
+    private func check(
+        _ k: Int, _ q: (Double, Double, Double), _ chord2: Double, _ visit: (Int, (Double, Double, Double)) -> Void
+    ) {
         let p = points[k]
         let dx = p.0 - q.0
         let dy = p.1 - q.1
         let dz = p.2 - q.2
-        if dx * dx + dy * dy + dz * dz <= chord2 { visit(Int(order[k])) }
+        if dx * dx + dy * dy + dz * dz <= chord2 { visit(Int(order[k]), p) }
     }
 
     /// The `k` positions nearest to `center` by geodesic distance, nearest first (ties by index).
@@ -220,7 +273,8 @@ public final class GeodesicIndex: @unchecked Sendable {
             if best.count < k || diff * diff <= best[best.count - 1].0 { walk(far.0, far.1) }
         }
         walk(0, coordinates.count)
-        let bound = best.map { Geodesic.wgs84.distance(from: center, to: coordinates[$0.1]) }.max() ?? 0
+        let geodesics = GeodesicCenter(center)
+        let bound = best.map { geodesics.inverse(to: coordinates[$0.1]).distanceMeters }.max() ?? 0
         return Array(positions(within: bound, of: center).prefix(k))
     }
 
@@ -229,8 +283,9 @@ public final class GeodesicIndex: @unchecked Sendable {
     package static func scan(_ coordinates: [Coordinate], within radiusMeters: Double, of center: Coordinate) -> [Match]
     {
         var result: [Match] = []
+        let geodesics = GeodesicCenter(center)
         for (i, c) in coordinates.enumerated() {
-            measure(c, index: i, within: radiusMeters, of: center, into: &result)
+            measure(geodesics.inverse(to: c), index: i, within: radiusMeters, into: &result)
         }
         return sorted(result)
     }

@@ -256,13 +256,11 @@ struct NearCommand: Command {
             let search = CatalogTableSearch(table, queries: positions.count)
             let few = positions.count <= CatalogTableSearch.scanLimit
             let built = Clock.seconds()
-            let answers = positions.map {
-                Answer(query: $0, clubrooms: limited(search.clubrooms(within: radius, of: $0.coordinate)))
-            }
+            let answers = try answerAll(positions) { search.clubrooms(within: radius, of: $0) }
             if verbose {
                 note(
                     answers, console: console,
-                    timing: "read \(table.count) clubrooms\(few ? " near the positions" : "") in "
+                    timing: "read \(table.count) clubrooms\(table.keptWithinReach ? " near the positions" : "") in "
                         + "\(Clock.milliseconds(read - started)); "
                         + (few
                             ? "no index (few positions: scanned); "
@@ -278,7 +276,10 @@ struct NearCommand: Command {
         let read = Clock.seconds()
         let index = exhaustive ? nil : ClubroomIndex(rooms)
         let built = Clock.seconds()
-        let answers = positions.map { answer($0, rooms: rooms, index: index) }
+        let answers = try answerAll(positions) {
+            index?.clubrooms(within: radius, of: $0)
+                ?? ClubroomIndex.measuringEach(of: rooms, within: radius, of: $0)
+        }
         if verbose {
             note(
                 answers, console: console,
@@ -307,7 +308,7 @@ struct NearCommand: Command {
         switch format {
         case .table: NearFormatter.table(answers, radius: radius, many: atFile != nil, into: &buffer)
         case .geojson: NearFormatter.geojson(answers, many: atFile != nil, into: &buffer)
-        case .csv: NearFormatter.csv(answers, into: &buffer)
+        case .csv: try NearFormatter.csv(answers, into: &buffer)
         case .svg:
             guard let first = answers.first else {
                 throw CLIError.usage("--format svg draws the map around one position: use it with --at")
@@ -319,17 +320,18 @@ struct NearCommand: Command {
     }
 
     /// The catalog as a table to search when that gives the same answers faster: one CSV file, no filter, no
-    /// --exhaustive; nil otherwise. For a few positions, only the clubrooms that may be near them are kept.
+    /// --exhaustive; nil otherwise. When the positions reach a small part of the globe, only the clubrooms
+    /// that may be near them are kept.
     private func searchableTable(for positions: [Query], console: Console) throws -> CSVCatalogTable? {
         guard catalogs.count == 1, filter.isEmpty, !exhaustive else { return nil }
         let counter = console.errorIsTerminal ? ProgressCounter() : nil
         let progress = counter.flatMap { ProgressBar.bytes("near", console: console, counter: $0) }
         defer { progress?.finish() }
-        let reach =
-            positions.count <= CatalogTableSearch.scanLimit
-            ? GeodesicIndex.Reach(radius, of: positions.map(\.coordinate)) : nil
+        let reach = GeodesicIndex.Reach(radius, of: positions.map(\.coordinate))
         guard
-            let table = try CSVCatalogTable(path: catalogs[0], columns: columns, progress: counter, reach: reach)
+            let table = try CSVCatalogTable(
+                path: catalogs[0], columns: columns, progress: counter,
+                reach: reach.areaShare <= CatalogTableSearch.reachAreaLimit ? reach : nil)
         else { return nil }
         progress?.finish()
         Self.reportSkipped(table.summary, quiet: quiet, console: console)
@@ -354,13 +356,15 @@ struct NearCommand: Command {
         return rooms
     }
 
-    /// The clubrooms within the radius of `query`, nearest first, at most `limit` of them.
-    /// (`index` is nil with --exhaustive: every clubroom is measured.)
-    private func answer(_ query: Query, rooms: [Clubroom], index: ClubroomIndex?) -> Answer {
-        let found =
-            index?.clubrooms(within: radius, of: query.coordinate)
-            ?? ClubroomIndex.measuringEach(of: rooms, within: radius, of: query.coordinate)
-        return Answer(query: query, clubrooms: limited(found))
+    /// The answers to `positions` by `search` (nearest first; at most `limit` each), on all cores in runs of
+    /// consecutive positions, in order.
+    private func answerAll(
+        _ positions: [Query], _ search: (Coordinate) -> [ClubroomIndex.Found]
+    ) throws -> [Answer] {
+        let runs = NearFormatter.runs(positions.count)
+        return try parallelMap(runs.count) { k in
+            positions[runs[k]].map { Answer(query: $0, clubrooms: limited(search($0.coordinate))) }
+        }.flatMap { $0 }
     }
 
     /// The first `limit` of `found`, or all of them without --limit.

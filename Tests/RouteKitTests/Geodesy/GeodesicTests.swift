@@ -102,3 +102,55 @@ import Testing
         }
     }
 }
+
+@Suite struct GeodesicCenterTests {
+    /// The short-line formulas against `geod_inverse` on random lines up to a little beyond their limit, from
+    /// centres everywhere (near the poles and on the antimeridian too).
+    @Test func agreesWithKarneyToAMicrometreAndAMillionthOfADegree() {
+        var random = SeededRandom(state: 21)
+        var worstDistance = 0.0
+        var worstAzimuth = 0.0
+        for k in 0..<100_000 {
+            let latitude =
+                k % 10 == 0
+                ? Double.random(in: 89.9...90, using: &random) * (k % 20 == 0 ? 1 : -1)
+                : asin(Double.random(in: -1...1, using: &random)) * 180 / .pi
+            let longitude =
+                k % 10 == 1 ? (k % 20 == 1 ? 180 : -179.9999) : Double.random(in: -180...180, using: &random)
+            let center = Coordinate(latitude: latitude, longitude: longitude)
+            let length =
+                k % 3 == 0 ? Double.random(in: 0...10, using: &random) : Double.random(in: 0...120_000, using: &random)
+            let end = Geodesic.wgs84.destination(
+                from: center, azimuthDegrees: Double.random(in: -180...180, using: &random), distanceMeters: length)
+            let exact = Geodesic.wgs84.inverse(from: center, to: end)
+            let fast = GeodesicCenter(center).inverse(to: end)
+            worstDistance = max(worstDistance, abs(fast.distanceMeters - exact.distanceMeters))
+            // Azimuths are compared where the points' own rounding (a few nanometres) leaves them defined to a
+            // millionth of a degree: on lines of a metre or more.
+            if exact.distanceMeters > 1 {
+                let turn = abs(
+                    (fast.azimuthDegrees - exact.initialAzimuthDegrees + 540).truncatingRemainder(dividingBy: 360) - 180
+                )
+                worstAzimuth = max(worstAzimuth, turn)
+                #expect((-180...180).contains(fast.azimuthDegrees))
+            }
+        }
+        #expect(worstDistance < 1e-6, "worst distance difference \(worstDistance) m")
+        #expect(worstAzimuth < 1e-6, "worst azimuth difference \(worstAzimuth)°")
+    }
+
+    @Test func farPointsAndThePolesAreGeodInversesOwn() {
+        let brno = Coordinate(latitude: 49.1951, longitude: 16.6068)
+        let prague = Coordinate(latitude: 50.0755, longitude: 14.4378)  // 185 km: beyond the short lines
+        let far = GeodesicCenter(brno).inverse(to: prague)
+        let exact = Geodesic.wgs84.inverse(from: brno, to: prague)
+        #expect(far.distanceMeters == exact.distanceMeters && far.azimuthDegrees == exact.initialAzimuthDegrees)
+        let pole = Coordinate(latitude: 90, longitude: 17)
+        let near = Coordinate(latitude: 89.9, longitude: -40)
+        let fromPole = GeodesicCenter(pole).inverse(to: near)
+        let exactFromPole = Geodesic.wgs84.inverse(from: pole, to: near)
+        #expect(fromPole.distanceMeters == exactFromPole.distanceMeters)
+        #expect(fromPole.azimuthDegrees == exactFromPole.initialAzimuthDegrees)
+        #expect(GeodesicCenter(brno).inverse(to: brno).distanceMeters == 0)
+    }
+}

@@ -62,6 +62,32 @@ import Testing
         }
     }
 
+    @Test func aReachOfManyCentresHoldsEveryPositionWithinTheRadiusOfOne() {
+        let positions = Self.positions(6_000, seed: 17)
+        var random = SeededRandom(state: 19)
+        for (radius, count) in [(500.0, 400), (60_000, 150), (900_000, 30), (6_000_000, 5)] {
+            // Centres at random, at the poles and on the antimeridian, and on positions themselves.
+            var centers = (0..<count).map { k in
+                k % 4 == 0
+                    ? positions[Int.random(in: 0..<positions.count, using: &random)]
+                    : Coordinate(
+                        latitude: k % 4 == 1 ? 90 * (k % 8 == 1 ? 1 : -1) : Double.random(in: -90...90, using: &random),
+                        longitude: k % 4 == 2 ? 180 : Double.random(in: -180...180, using: &random))
+            }
+            centers.append(Coordinate(latitude: 89.99, longitude: -180))
+            let reach = GeodesicIndex.Reach(radius, of: centers)
+            var candidates = 0
+            for p in positions {
+                let within = centers.contains { Geodesic.wgs84.distance(from: $0, to: p) <= radius }
+                let candidate = reach.contains(p)
+                if within { #expect(candidate, "\(p) is within \(radius) m of a centre") }
+                if candidate { candidates += 1 }
+            }
+            // And it tells most others apart: the candidates are not all positions.
+            if radius <= 60_000 { #expect(candidates < positions.count / 2, "\(candidates) candidates") }
+        }
+    }
+
     @Test func theBoundaryIsExactToTheMillimetre() {
         // Points placed exactly 60 km ± 1 mm away in every direction.
         let center = Coordinate(latitude: 49.1951, longitude: 16.6068)
