@@ -234,31 +234,53 @@ package final class CSVCatalogTable: @unchecked Sendable {
             for (k, hash) in piece.hashes.enumerated() {
                 let h = Int(hash) & mask
                 guard bitSet[h >> 6] & 1 << UInt64(h & 63) != 0 else { continue }
-                var cursor = CSVRows(text: text, delimiter: separator, start: piece.starts[k], line: 1)
-                // The row was read once already: it cannot fail now.
-                guard (try? cursor.next()) == true, let field = cursor.trimmedField(columns.id),
-                    let group = cursor.withBytes(field, { idTable.existingGroup(of: $0) })
-                else { continue }
-                matched.append((k, Int32(group)))
+                let place = piece.idPlaces[k]
+                let group: Int?
+                if place != 0, let base = text.baseAddress {
+                    group = idTable.existingGroup(
+                        of: UnsafeBufferPointer(start: base + Int(place >> 16), count: Int(place & 0xFFFF)))
+                } else {
+                    var cursor = CSVRows(text: text, delimiter: separator, start: piece.starts[k], line: 1)
+                    // The row was read once already: it cannot fail now.
+                    guard (try? cursor.next()) == true, let field = cursor.trimmedField(columns.id) else { continue }
+                    group = cursor.withBytes(field) { idTable.existingGroup(of: $0) }
+                }
+                if let group { matched.append((k, Int32(group))) }
             }
             return matched
         }
-        var rowsOf = [[Row]](repeating: [], count: groupCount)
+        // The rows of each id, in catalog order, chained from its first (`next`: the following one).
+        var matchedRows: [Row] = []
+        var firstOf = [Int32](repeating: -1, count: groupCount)
+        var lastOf = [Int32](repeating: -1, count: groupCount)
         for ((piece, lineOffset), matched) in zip(zip(pieces, offsets), matches) {
             for (k, group) in matched {
-                rowsOf[Int(group)].append(
+                let index = Int32(matchedRows.count)
+                matchedRows.append(
                     Row(start: piece.starts[k], line: Int32(clamping: Int(piece.lines[k]) + lineOffset), next: -1))
+                if lastOf[Int(group)] < 0 {
+                    firstOf[Int(group)] = index
+                } else {
+                    matchedRows[Int(lastOf[Int(group)])].next = index
+                }
+                lastOf[Int(group)] = index
             }
         }
         // A clubroom of an id is kept when its first row is a candidate, with its other rows chained.
         for candidate in found {
             if candidate.group >= 0 {
-                let rows = rowsOf[candidate.group]
-                guard rows.first?.start == candidate.row.start else { continue }
+                let first = Int(firstOf[candidate.group])
+                guard first >= 0, matchedRows[first].start == candidate.row.start else { continue }
                 coordinates.append(candidate.coordinate)
                 firstRows.append(candidate.row)
                 lastRow.append(-1)
-                for row in rows.dropFirst() { add(row, toClubroom: coordinates.count - 1) }
+                var next = Int(matchedRows[first].next)
+                while next >= 0 {
+                    var row = matchedRows[next]
+                    next = Int(row.next)
+                    row.next = -1
+                    add(row, toClubroom: coordinates.count - 1)
+                }
             } else {
                 coordinates.append(candidate.coordinate)
                 firstRows.append(candidate.row)
@@ -288,7 +310,8 @@ package final class CSVCatalogTable: @unchecked Sendable {
 
     /// The clubroom at `index` (0..<``count``), built from its rows as ``ClubroomCatalog`` builds it.
     package func clubroom(at index: Int) -> Clubroom {
-        clubroom(firstRows[index], coordinate: coordinates[index], in: bytes.buffer)
+        var reader = RowReader(text: bytes.buffer, delimiter: delimiter)
+        return clubroom(firstRows[index], coordinate: coordinates[index], reader: &reader)
     }
 
     /// The clubrooms at `indices`, as ``clubroom(at:)`` builds them.
@@ -301,30 +324,45 @@ package final class CSVCatalogTable: @unchecked Sendable {
         var touched = 0
         for row in rows { touched &+= Int(text[row.start]) }
         if touched == Int.min { return [] }  // never: it keeps the reads above
-        return indices.indices.map { clubroom(rows[$0], coordinate: coordinates[indices[$0]], in: text) }
+        var reader = RowReader(text: text, delimiter: delimiter)
+        return indices.indices.map { clubroom(rows[$0], coordinate: coordinates[indices[$0]], reader: &reader) }
+    }
+
+    /// A row's scanner and record, kept from one clubroom to the next (so that building one allocates
+    /// neither).
+    private struct RowReader {
+        var rows: CSVRows
+        var record = CatalogRecord()
+
+        init(text: UnsafeBufferPointer<UInt8>, delimiter: UInt8) {
+            rows = CSVRows(text: text, delimiter: delimiter)
+        }
     }
 
     /// The clubroom whose first row is `first` (its coordinate read from it once already).
-    private func clubroom(_ first: Row, coordinate: Coordinate, in text: UnsafeBufferPointer<UInt8>) -> Clubroom {
+    private func clubroom(_ first: Row, coordinate: Coordinate, reader: inout RowReader) -> Clubroom {
         var row = first
-        var rows = CSVRows(text: text, delimiter: delimiter, start: row.start, line: Int(row.line))
-        var record = CatalogRecord()
+        reader.rows.seek(to: row.start, line: Int(row.line))
+        reader.record.removeAll()
         // The row was read once already: it cannot fail now.
-        if (try? rows.next()) == true { CSVCatalogReader.record(rows, keys: keys, into: &record) }
+        if (try? reader.rows.next()) == true { CSVCatalogReader.record(reader.rows, keys: keys, into: &reader.record) }
         guard row.next >= 0 else {
             // Its only row (the usual case): the clubroom it starts, with no catalog to merge into.
-            let id = record.value(.realtyID) ?? "\(path):\(rows.rowLine)"
+            let id = reader.record.value(.realtyID) ?? "\(path):\(reader.rows.rowLine)"
             return ClubroomCatalog.clubroom(
-                startedBy: record, id: id, coordinate: coordinate, unit: ClubroomCatalog.unit(of: record))
+                startedBy: reader.record, id: id, coordinate: coordinate,
+                unit: ClubroomCatalog.unit(of: reader.record))
         }
         var catalog = ClubroomCatalog()
         while true {
-            catalog.add(record, file: path, line: rows.rowLine)
+            catalog.add(reader.record, file: path, line: reader.rows.rowLine)
             guard row.next >= 0 else { break }
             row = laterRows[Int(row.next)]
-            rows = CSVRows(text: text, delimiter: delimiter, start: row.start, line: Int(row.line))
-            record = CatalogRecord()
-            if (try? rows.next()) == true { CSVCatalogReader.record(rows, keys: keys, into: &record) }
+            reader.rows.seek(to: row.start, line: Int(row.line))
+            reader.record.removeAll()
+            if (try? reader.rows.next()) == true {
+                CSVCatalogReader.record(reader.rows, keys: keys, into: &reader.record)
+            }
         }
         guard let room = catalog.clubrooms.first else {
             preconditionFailure("CSVCatalogTable: a clubroom's rows gave no clubroom")
@@ -533,6 +571,9 @@ private struct ReachedPiece {
     var lines: [Int32] = []
     /// Per row: the hash of its id (0 without one).
     var hashes: [UInt32] = []
+    /// Per row: where its id lies in the text, the offset times 2¹⁶ plus the length (0: no id, or one
+    /// that is not a run of the text's bytes, such as a quoted field's).
+    var idPlaces: [UInt64] = []
     /// The rows (indices into `starts`) that are candidates, their coordinates and their ids (the bytes of
     /// candidate j run from `idEnds[j - 1]` to `idEnds[j]`; none when they are equal).
     var candidates: [Int32] = []
@@ -550,6 +591,9 @@ private struct ReachedPiece {
         starts.reserveCapacity(estimate)
         lines.reserveCapacity(estimate)
         hashes.reserveCapacity(estimate)
+        idPlaces.reserveCapacity(estimate)
+        let textStart = UnsafeRawPointer(text.baseAddress)
+        let textEnd = textStart.map { $0 + text.count }
         rows = try PieceRows(
             text, from: from, to: to, line: line, delimiter: delimiter, columns: columns, path: path
         ) { row, coordinate in
@@ -562,11 +606,18 @@ private struct ReachedPiece {
             starts.append(from + row.start)
             lines.append(Int32(clamping: row.line))
             var hash: UInt64 = 0
+            var place: UInt64 = 0
             if let id = row.id {
                 if id.starts(with: clashPrefix) { clash = true }
                 hash = IdTable.hash(id)
+                if let textStart, let textEnd, let start = UnsafeRawPointer(id.baseAddress), start >= textStart,
+                    start + id.count <= textEnd, id.count < 1 << 16
+                {
+                    place = UInt64(start - textStart) << 16 | UInt64(id.count)
+                }
             }
             hashes.append(UInt32(truncatingIfNeeded: hash ^ hash >> 32))
+            idPlaces.append(place)
         }
     }
 

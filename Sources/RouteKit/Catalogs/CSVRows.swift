@@ -40,6 +40,13 @@ struct CSVRows {
         self.line = line
     }
 
+    /// Reads on from `start`, the row there on line `line` (keeping the memory of the fields read so far).
+    mutating func seek(to start: Int, line: Int) {
+        position = start
+        lineStart = start
+        self.line = line
+    }
+
     /// The delimiter a header line uses most: semicolon, comma or tab (a semicolon when it has none).
     static func delimiter(of text: UnsafeBufferPointer<UInt8>) -> UInt8 {
         var counts = (semicolon: 0, comma: 0, tab: 0)

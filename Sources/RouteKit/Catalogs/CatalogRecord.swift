@@ -82,6 +82,11 @@ struct CatalogRecord {
 
     private var values = [String?](repeating: nil, count: Field.allCases.count)
 
+    /// Empties every field (keeping the memory, for the next record).
+    mutating func removeAll() {
+        for k in values.indices { values[k] = nil }
+    }
+
     subscript(field: Field) -> String? {
         get { values[field.rawValue] }
         set { values[field.rawValue] = newValue }

@@ -310,11 +310,11 @@ enum NearFormatter {
         _ query: String, _ room: Clubroom, distance: Double, into b: inout ByteBuffer,
         middle: (inout ByteBuffer) -> Void
     ) {
-        b.append(string: StatsFormatter.quote(query))
+        appendField(query, to: &b)
         b.append(0x2C)
-        b.append(string: StatsFormatter.quote(room.id))
+        appendField(room.id, to: &b)
         b.append(0x2C)
-        b.append(string: StatsFormatter.quote(room.name))
+        appendField(room.name, to: &b)
         b.append(0x2C)
         DecimalText.append(room.coordinate.latitude, to: &b)
         b.append(0x2C)
@@ -323,19 +323,38 @@ enum NearFormatter {
         DecimalText.append(distance, precision: 3, to: &b)
         b.append(0x2C)
         middle(&b)
-        for text in [room.street, room.city, room.postcode] {
-            b.append(0x2C)
-            if let text { b.append(string: StatsFormatter.quote(text)) }
-        }
+        b.append(0x2C)
+        if let street = room.street { appendField(street, to: &b) }
+        b.append(0x2C)
+        if let city = room.city { appendField(city, to: &b) }
+        b.append(0x2C)
+        if let postcode = room.postcode { appendField(postcode, to: &b) }
         b.append(0x2C)
         if !room.units.isEmpty {
-            b.append(
-                string: StatsFormatter.quote(
-                    room.units.map { u in u.name + (u.registrationNumber.map { " (\($0))" } ?? "") }.joined(
-                        separator: "; ")))
+            appendField(
+                room.units.map { u in u.name + (u.registrationNumber.map { " (\($0))" } ?? "") }.joined(
+                    separator: "; "),
+                to: &b)
         }
         b.append(0x2C)
-        if !room.meetings.isEmpty { b.append(string: StatsFormatter.quote(meetings(room))) }
+        if !room.meetings.isEmpty { appendField(meetings(room), to: &b) }
         b.append(string: room.isWater ? ",true\n" : ",false\n")
+    }
+
+    /// A CSV field as ``StatsFormatter/quote(_:)`` writes it, appended without a string in between.
+    private static func appendField(_ text: String, to b: inout ByteBuffer) {
+        var text = text
+        text.withUTF8 { bytes in
+            if bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
+                b.append(0x22)
+                for c in bytes {
+                    if c == 0x22 { b.append(0x22) }
+                    b.append(c)
+                }
+                b.append(0x22)
+            } else {
+                b.append(contentsOf: bytes)
+            }
+        }
     }
 }
