@@ -35,4 +35,50 @@ import Testing
         }
         #expect(calls.value == 500)
     }
+
+    /// Work that may finish out of order is consumed in order, never more than the window ahead.
+    @Test func inOrderConsumesEveryResultInOrderWithinTheWindow() throws {
+        final class Ahead: @unchecked Sendable {
+            let lock = NSLock()
+            var consumed = 0
+            var worst = 0
+            func started(_ k: Int) { lock.withLock { worst = max(worst, k - consumed) } }
+            func consume() { lock.withLock { consumed += 1 } }
+        }
+        let ahead = Ahead()
+        var seen: [Int] = []
+        try parallelInOrder(300, window: 4) { k -> Int in
+            ahead.started(k)
+            if k % 7 == 0 { usleep(300) }  // some finish late
+            return k * 3
+        } consume: { value in
+            seen.append(value)
+            ahead.consume()
+        }
+        #expect(seen == (0..<300).map { $0 * 3 })
+        #expect(ahead.worst < 4, "a result was started \(ahead.worst) ahead of the consumer")
+        try parallelInOrder(0, window: 4) {
+            $0
+        } consume: { _ in
+            Issue.record("nothing to consume")
+        }
+    }
+
+    /// When the consumer fails, no new work starts, the work under way finishes, and the error comes back.
+    @Test func inOrderStopsAtTheConsumersError() {
+        let calls = Counter()
+        var consumed = 0
+        #expect(throws: Failure(index: 20)) {
+            try parallelInOrder(10_000, window: 6) { k -> Int in
+                calls.increment()
+                usleep(50)
+                return k
+            } consume: { k in
+                if k == 20 { throw Failure(index: 20) }
+                consumed += 1
+            }
+        }
+        #expect(consumed == 20)
+        #expect(calls.value <= 21 + 6, "\(calls.value) calls for a failure at the 21st")
+    }
 }
