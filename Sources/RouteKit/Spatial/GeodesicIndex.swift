@@ -123,10 +123,11 @@ public final class GeodesicIndex: @unchecked Sendable {
     /// position within the radius of a centre is one (nothing is missed), and most others are not.
     ///
     /// A position whose angle from a centre on the unit sphere is within the index's bound has a latitude
-    /// within that angle of the centre's, and a longitude within the cap's span: the centres are kept in order
-    /// of latitude, with the range of those near each slice of latitude, so the few in that band are found at
-    /// once (most positions have none), and those whose span holds the position's longitude check it on the
-    /// chord as the tree does, before the geodesic decides.
+    /// within that angle of the centre's, and a longitude within the cap's span: a grid of cells of about a
+    /// fifth of a degree marks those that such a band and span touch, which tells most positions apart by one
+    /// bit. For the others, the centres are kept in order of latitude, with the range of those near each slice
+    /// of latitude, so the few in that band are found at once, and those whose span holds the position's
+    /// longitude check it on the chord as the tree does, before the geodesic decides.
     package struct Reach: Sendable {
         private let centers: [Center]
         private let band: Double
@@ -135,6 +136,12 @@ public final class GeodesicIndex: @unchecked Sendable {
         /// it, as the range of `centers` from `firstCenter[k]` to `firstCenter[slices + k]`.
         private let firstCenter: [Int32]
         private static let slices = 4096
+        /// A bit per cell of a grid of ``gridRows`` × ``gridColumns`` cells over latitude and longitude: set when
+        /// a centre's band of latitude and span of longitude touch the cell (so most positions are told apart
+        /// by one bit).
+        private let cells: [UInt64]
+        private static let gridRows = 1024
+        private static let gridColumns = 2048
         /// The share of the globe's area within the bound of some centre (at most 1; overlaps counted twice).
         package let areaShare: Double
 
@@ -182,11 +189,45 @@ public final class GeodesicIndex: @unchecked Sendable {
                 firsts[Self.slices + k] = Int32(high)
             }
             firstCenter = firsts
+            var cells = [UInt64](repeating: 0, count: Self.gridRows * Self.gridColumns / 64)
+            for q in self.centers {
+                let rows = Self.row(q.latitude - band)...Self.row(q.latitude + band)
+                let west = Int(((q.longitude - q.longitudeBand + 180) / 360 * Double(Self.gridColumns)).rounded(.down))
+                let east = Int(((q.longitude + q.longitudeBand + 180) / 360 * Double(Self.gridColumns)).rounded(.down))
+                let wordsPerRow = Self.gridColumns / 64
+                for r in rows {
+                    if q.longitudeBand >= 180 || east - west + 1 >= Self.gridColumns {
+                        for w in r * wordsPerRow..<(r + 1) * wordsPerRow { cells[w] = ~0 }
+                        continue
+                    }
+                    for c in west...east {
+                        let cell = r * Self.gridColumns + (c % Self.gridColumns + Self.gridColumns) % Self.gridColumns
+                        cells[cell >> 6] |= 1 << UInt64(cell & 63)
+                    }
+                }
+            }
+            self.cells = cells
+        }
+
+        /// The grid row of a latitude (the last for 90°).
+        @inline(__always)
+        private static func row(_ latitude: Double) -> Int {
+            let place = (latitude + 90) / 180 * Double(gridRows)
+            return place >= 0 ? min(gridRows - 1, Int(place)) : 0
+        }
+
+        /// The grid column of a longitude (180° is −180°'s).
+        @inline(__always)
+        private static func column(_ longitude: Double) -> Int {
+            let place = (longitude + 180) / 360 * Double(gridColumns)
+            return place >= 0 ? Int(place) % gridColumns : 0
         }
 
         /// True when `c` is a candidate (always when it is within the radius of a centre).
         @inline(__always)
         package func contains(_ c: Coordinate) -> Bool {
+            let cell = Self.row(c.latitude) * Self.gridColumns + Self.column(c.longitude)
+            guard cells[cell >> 6] & 1 << UInt64(cell & 63) != 0 else { return false }
             let place = (c.latitude + 90) / 180 * Double(Self.slices)
             let slice = place >= 0 ? min(Self.slices - 1, Int(place)) : 0
             let lo = Int(firstCenter[slice])

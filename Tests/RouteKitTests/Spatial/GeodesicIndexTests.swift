@@ -88,6 +88,24 @@ import Testing
         }
     }
 
+    @Test func aReachHoldsPositionsOnTheAntimeridianAndAtThePoles() {
+        let pairs: [(Coordinate, Coordinate)] = [
+            (Coordinate(latitude: 10, longitude: -179.9), Coordinate(latitude: 10, longitude: 180)),
+            (Coordinate(latitude: 10, longitude: 179.99), Coordinate(latitude: 10, longitude: -180)),
+            (Coordinate(latitude: -33, longitude: 180), Coordinate(latitude: -33.01, longitude: -179.95)),
+            (Coordinate(latitude: 89.95, longitude: 0), Coordinate(latitude: 90, longitude: 123)),
+            (Coordinate(latitude: -90, longitude: 0), Coordinate(latitude: -89.9, longitude: -77)),
+            (Coordinate(latitude: 88, longitude: -170), Coordinate(latitude: 88.1, longitude: 170)),
+        ]
+        for (center, position) in pairs {
+            let radius = Geodesic.wgs84.distance(from: center, to: position)
+            #expect(GeodesicIndex.Reach(radius, of: [center]).contains(position), "\(position) from \(center)")
+            // Among many other centres too.
+            let others = (0..<50).map { Coordinate(latitude: Double($0) - 25, longitude: Double($0 * 7) - 175) }
+            #expect(GeodesicIndex.Reach(radius, of: others + [center]).contains(position))
+        }
+    }
+
     @Test func theBoundaryIsExactToTheMillimetre() {
         // Points placed exactly 60 km ± 1 mm away in every direction.
         let center = Coordinate(latitude: 49.1951, longitude: 16.6068)
