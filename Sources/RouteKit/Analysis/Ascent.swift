@@ -40,8 +40,9 @@ public struct AscentDescent: Hashable, Sendable {
 ///    and goes on growing over the next lag too (terrain takes over: the noise is the level reached; a
 ///    single faster step alone is the scatter of the estimate) or where it has flattened out (grown by less
 ///    than ``noisePlateauRatio``: the noise is the plateau). The level reached is the noise σ (reported as
-///    the noise). About 0 for DEM or planned elevations, 0.2–0.5 m for a barometric
-///    altimeter, metres for GPS, whose noise is correlated over tens of metres. The curvature of small
+///    the noise; for slow GPS noise, the σ of the joint fit below). About 0 for DEM or planned
+///    elevations, 0.2–0.5 m for a barometric altimeter, metres for GPS, whose noise is correlated over
+///    tens of metres. The curvature of small
 ///    real hills does not read as noise: it makes s² grow far faster than noise can.
 /// 2. **Smoothing.** The elevations are smoothed by local quadratic regression with Gaussian weights over
 ///    distance (not over point count, so uneven spacing does not matter; a parabola keeps hilltops at their
@@ -50,14 +51,20 @@ public struct AscentDescent: Hashable, Sendable {
 ///    When the noise is white (σ𝑤² at least ``whiteNoiseShare`` of σ²), the bandwidth is the one of least
 ///    estimated risk (Stein's unbiased estimate of the smoother's mean squared error against the terrain,
 ///    over mean-spacing × √2ᵏ up to ``maximumSmoothingMeters``): it averages as many fixes as the terrain
-///    allows, whatever σ, instead of growing with σ. Otherwise (slow noise, which averaging over a few fixes
-///    cannot remove) the bandwidth grows with the short-range noise σₛ, the noise s at the lag
-///    ``noiseScaleMeters``: ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres
-///    (about 110 m at σₛ = 1.9 m), capped at ``maximumSmoothingMeters``. Exact elevations are not smoothed.
+///    allows, whatever σ, instead of growing with σ. Slow noise (GPS) is fitted jointly with the terrain's
+///    onset over the lags where the residuals still look like noise (Gaussian within ``gaussianTolerance``,
+///    growing no faster than ``noiseGrowthLimit``); when its correlated part is at least
+///    ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's
+///    covariance. Slow noise under that (a barometer's drift, rounding) keeps a rule of thumb: the bandwidth
+///    grows with the short-range noise σₛ, the noise s at the lag ``noiseScaleMeters``:
+///    ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres, capped at
+///    ``maximumSmoothingMeters``. Exact elevations are not smoothed.
 /// 3. **Hysteresis.** Climbing is counted from a low point only once the smoothed profile has risen a
 ///    threshold above it, and likewise for descents; then the whole rise counts, from the low point to the
 ///    next high point. For white noise the threshold is ``whiteThresholdPerNoise`` × σ′, σ′ the noise the
-///    chosen smoother leaves (σ𝑤 times the root of the sum of its squared weights). For slow noise it is
+///    chosen smoother leaves (σ𝑤 times the root of the sum of its squared weights); for slow noise fitted
+///    jointly, the same multiple of the noise the smoother leaves under the fitted covariance (the root of
+///    wᵀΣw, w its weights). For slow noise under ``slowNoiseModelMeters`` it is
 ///    ``thresholdPerNoise`` × σ′, σ′ being σ over the square root of the number of independent fixes within
 ///    2.5 bandwidths, one per twice the correlation length (the lag at which s² reaches half of σ²), per
 ///    ``independenceMeters`` or per fix, whichever is longest: slow noise thus gets a threshold that its
@@ -97,9 +104,10 @@ public struct AscentMethod: Hashable, Sendable {
     /// The share of the noise variance that must be white (uncorrelated from fix to fix) for the bandwidth
     /// to be chosen by the estimated risk, and the threshold from the noise the smoother leaves.
     public var whiteNoiseShare: Double = 0.9
-    /// Hysteresis threshold for white noise, in units of the noise the chosen smoother leaves: two
-    /// independent extremes of smoothed Gaussian noise differ by 5σ′ (3.5 standard deviations of their
-    /// difference) about once in 4,000 swings, once in tens of kilometres at the bandwidths chosen.
+    /// Hysteresis threshold for white noise, and for slow noise fitted jointly, in units of the noise the chosen
+    /// smoother leaves: two independent extremes of smoothed Gaussian noise differ by 5σ′ (3.5 standard
+    /// deviations of their difference) about once in 4,000 swings, once in tens of kilometres at the
+    /// bandwidths chosen.
     public var whiteThresholdPerNoise: Double = 5
     /// A fixed hysteresis threshold in metres instead of the automatic one.
     public var thresholdMeters: Double? = nil
@@ -108,8 +116,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// the 99th by one and a half times it. Noise is Gaussian at every lag; hills make the tails heavier.
     public var gaussianTolerance: Double = 0.1
     /// The longest correlation length the slow noise is fitted with, per metre of the longest lag whose
-    /// residuals are still Gaussian: noise correlated over longer than the lags where terrain shows cannot be
-    /// told from terrain.
+    /// residuals still look like noise: noise correlated over longer than the lags where terrain shows cannot
+    /// be told from terrain.
     public var correlationPerGaussianLag: Double = 2
     /// The correlated noise, metres, from which the bandwidth and threshold for slow noise come from the
     /// fitted noise model (GPS); below it (a barometer's drift, elevations rounded to whole metres) the
@@ -286,22 +294,32 @@ public struct AscentMethod: Hashable, Sendable {
         var length: Double = 0
     }
 
-    /// The noise fitted jointly over the lags at which the residuals are still Gaussian. At lags
-    /// ``shortestNoiseLagMeters`` (or the mean spacing) × √2ᵏ up to ``longestNoiseLagMeters``, the chord
-    /// residuals' robust spread s² is measured with the tails of their distribution; the lags are followed
-    /// up while the tails stay those of a Gaussian (within ``gaussianTolerance``): noise is Gaussian at
-    /// every lag, and terrain, which lifts some residuals and not others, makes the tails heavy where it
-    /// starts to show, well before it dominates the spread. Over the Gaussian lags (at least three)
-    /// s²(h) = σ𝑤² + σ𝑐²·g(h/L) (see ``whitePart(first:level:correlation:)``) is fitted by least squares
-    /// in relative terms, weighted by √(h₀/h) for the fewer independent residuals at long lags, for
-    /// σ𝑤² and σ𝑐² at each L of h₀ × √2ʲ up to ``correlationPerGaussianLag`` times the longest Gaussian lag.
-    /// Nil when fewer than two lags can be measured.
+    /// The noise fitted jointly with the terrain's onset over the lags at which the residuals still look
+    /// like noise. At lags ``shortestNoiseLagMeters`` (or the mean spacing) × √2ᵏ up to
+    /// ``longestNoiseLagMeters`` (a lag whose chords are those of the lag before, on evenly spaced fixes,
+    /// is skipped), the chord residuals' robust spread s² is measured with the tails of their
+    /// distribution. The lags are followed up (at least three) while the tails stay those of a Gaussian
+    /// (within ``gaussianTolerance``: noise is Gaussian at every lag, and terrain, which lifts some
+    /// residuals and not others, makes the tails heavy where it starts to show) and while s² grows no
+    /// faster than noise can (``noiseGrowthLimit`` per doubled lag, from the lag nearest half this one:
+    /// hills everywhere keep the tails Gaussian but not the growth). Over those lags
+    /// s²(h) = σ𝑤² + σ𝑐²·g(h/L) + τ·h⁴ (g: see ``chordResponse(_:)``; τ·h⁴ the terrain's curvature, which a
+    /// chord misses by h², where terrain starts to show) is fitted by least squares in relative terms,
+    /// weighted by √(h₀/h) for the fewer independent residuals at long lags, with σ𝑤², σ𝑐², τ ≥ 0 for each L
+    /// of h₀ × √2ʲ up to ``correlationPerGaussianLag`` times the longest lag used. Nil when fewer than two
+    /// lags can be measured.
     func fitNoiseModel(_ series: ElevationSeries) -> NoiseModel? {
         let shortest = max(shortestNoiseLagMeters, Self.meanSpacing(series))
         var lags: [Double] = []
         var variances: [Double] = []
         var lag = shortest
-        while lag <= longestNoiseLagMeters, var residuals = Self.residuals(series, lag: lag) {
+        var measuredBefore = 0.0
+        while lag <= longestNoiseLagMeters, let measured = Self.residuals(series, lag: lag) {
+            defer { lag *= 2.0.squareRoot() }
+            // On evenly spaced fixes two nominal lags can take the same chords: measure each once.
+            if measured.lag <= 1.05 * measuredBefore { continue }
+            measuredBefore = measured.lag
+            var residuals = measured.values
             let center = Self.median(residuals)
             for k in residuals.indices { residuals[k] = abs(residuals[k] - center) }
             let half = Self.median(residuals)
@@ -312,52 +330,46 @@ public struct AscentMethod: Hashable, Sendable {
             // |z| of a Gaussian: the 90th percentile is 2.439 times the median, the 99th 3.819 times.
             let heavy =
                 tail90 > 2.439 * (1 + gaussianTolerance) * half || tail99 > 3.819 * (1 + 1.5 * gaussianTolerance) * half
+            let variance = max(1.4826 * 1.4826 * half * half, 1e-12)
+            // Faster growth than noise can have (at most `noiseGrowthLimit` per doubled lag) since the lag
+            // nearest half this one: terrain, even where its residuals look Gaussian (hills everywhere).
             if heavy && lags.count >= 3 { break }
+            if let j = lags.indices.min(by: {
+                abs(log(lags[$0] * 2 / lag)) < abs(log(lags[$1] * 2 / lag))
+            }), lags[j] < 0.8 * lag, lags.count >= 3,
+                variance / variances[j] > noiseGrowthLimit.power(log2(lag / lags[j]))
+            {
+                break
+            }
             lags.append(lag)
-            variances.append(max(1.4826 * 1.4826 * half * half, 1e-12))
-            lag *= 2.0.squareRoot()
+            variances.append(variance)
         }
         guard lags.count >= 2 else { return nil }
         var best: (error: Double, model: NoiseModel)? = nil
         var length = lags[0] / 2
-        while length <= correlationPerGaussianLag * lags[lags.count - 1] * 1.000_001 {
+        let longest = lags[lags.count - 1]
+        while length <= correlationPerGaussianLag * longest * 1.000_001 {
             defer { length *= 2.0.squareRoot() }
-            // Weighted least squares for (σ𝑤², σ𝑐²) on s²/observed = 1, both at least 0.
-            var a11 = 0.0, a12 = 0.0, a22 = 0.0, b1 = 0.0, b2 = 0.0
-            var rows: [(p: Double, q: Double, w: Double)] = []
+            // Weighted least squares for (σ𝑤², σ𝑐², τ) on s²/observed = 1, each at least 0; τ·(h/h_last)⁴ is
+            // the terrain where it starts to show, through its curvature (a chord misses it by h²). The
+            // terrain term is fitted only with two lags to spare beyond the four quantities (σ𝑤, σ𝑐, L, τ).
+            var rows: [[Double]] = []
+            var target: [Double] = []
             for (h, v) in zip(lags, variances) {
                 let w = (lags[0] / h).squareRoot()
-                let p = w / v
-                let q = w * Self.chordResponse(h / length) / v
-                a11 += p * p
-                a12 += p * q
-                a22 += q * q
-                b1 += p * w
-                b2 += q * w
-                rows.append((p, q, w))
+                let row = [w / v, w * Self.chordResponse(h / length) / v, w * (h / longest).power(4) / v]
+                rows.append(lags.count >= 6 ? row : Array(row.prefix(2)))
+                target.append(w)
             }
-            var candidates: [(Double, Double)] = []
-            let det = a11 * a22 - a12 * a12
-            if det > 1e-12 * a11 * a22 {
-                let white = (b1 * a22 - b2 * a12) / det
-                let correlated = (a11 * b2 - a12 * b1) / det
-                if white >= 0 && correlated >= 0 { candidates.append((white, correlated)) }
-            }
-            candidates.append((0, b2 / a22))
-            candidates.append((b1 / a11, 0))
-            for (white, correlated) in candidates {
-                let error = rows.reduce(0.0) { sum, row in
-                    let d = row.p * white + row.q * correlated - row.w
-                    return sum + d * d
-                }
-                if best == nil || error < best!.error {
-                    best = (
-                        error,
-                        NoiseModel(
-                            white: white.squareRoot(), correlated: correlated.squareRoot(),
-                            length: correlated > 0 ? length : 0)
-                    )
-                }
+            guard let fit = Self.nonNegativeLeastSquares(rows, target) else { continue }
+            if best == nil || fit.error < best!.error {
+                let (white, correlated) = (fit.coefficients[0], fit.coefficients[1])
+                best = (
+                    fit.error,
+                    NoiseModel(
+                        white: white.squareRoot(), correlated: correlated.squareRoot(),
+                        length: correlated > 0 ? length : 0)
+                )
             }
         }
         return best?.model
@@ -367,6 +379,54 @@ public struct AscentMethod: Hashable, Sendable {
     /// noise with correlation length L, as a function of a = h/L: g(a) = (1.5 − 2e⁻ᵃ + 0.5e⁻²ᵃ)/1.5.
     static func chordResponse(_ a: Double) -> Double {
         (1.5 - 2 * (-a).exponential + 0.5 * (-2 * a).exponential) / 1.5
+    }
+
+    /// The least-squares solution of rows·c ≈ target with every coefficient at least 0, and its squared
+    /// error: the best over the subsets of the columns whose unconstrained solution is non-negative (few
+    /// columns: each subset solved by Gaussian elimination of its normal equations).
+    static func nonNegativeLeastSquares(
+        _ rows: [[Double]], _ target: [Double]
+    ) -> (coefficients: [Double], error: Double)? {
+        guard let k = rows.first?.count, k > 0 else { return nil }
+        var best: (coefficients: [Double], error: Double)? = nil
+        for mask in 1..<(1 << k) {
+            let columns = (0..<k).filter { mask & (1 << $0) != 0 }
+            let m = columns.count
+            // Normal equations [AᵀA | Aᵀb] for the chosen columns.
+            var a = [[Double]](repeating: [Double](repeating: 0, count: m + 1), count: m)
+            for (row, b) in zip(rows, target) {
+                for (r, i) in columns.enumerated() {
+                    for (c, j) in columns.enumerated() { a[r][c] += row[i] * row[j] }
+                    a[r][m] += row[i] * b
+                }
+            }
+            var solvable = true
+            for col in 0..<m {
+                guard let pivot = (col..<m).max(by: { abs(a[$0][col]) < abs(a[$1][col]) }),
+                    abs(a[pivot][col]) > 1e-12 * max(abs(a[col][col]), 1e-300)
+                else {
+                    solvable = false
+                    break
+                }
+                a.swapAt(col, pivot)
+                for r in 0..<m where r != col {
+                    let f = a[r][col] / a[col][col]
+                    for c in col...m { a[r][c] -= f * a[col][c] }
+                }
+            }
+            guard solvable else { continue }
+            var coefficients = [Double](repeating: 0, count: k)
+            for (r, i) in columns.enumerated() { coefficients[i] = a[r][m] / a[r][r] }
+            guard coefficients.allSatisfy({ $0 >= 0 }) else { continue }
+            var error = 0.0
+            for (row, b) in zip(rows, target) {
+                var d = -b
+                for i in 0..<k { d += row[i] * coefficients[i] }
+                error += d * d
+            }
+            if best == nil || error < best!.error { best = (coefficients, error) }
+        }
+        return best
     }
 
     /// The bandwidth, among the mean fix spacing times powers of √2 up to ``maximumSmoothingMeters``, whose
@@ -461,20 +521,22 @@ public struct AscentMethod: Hashable, Sendable {
     /// `lag` metres before and after them, as the standard deviation of white noise that would give it;
     /// nil with too few chords.
     static func residualScale(_ series: ElevationSeries, lag: Double) -> Double? {
-        guard let residuals = residuals(series, lag: lag) else { return nil }
+        guard let residuals = residuals(series, lag: lag)?.values else { return nil }
         let center = median(residuals)
         return 1.4826 * median(residuals.map { abs($0 - center) })
     }
 
     /// The residuals of the elevations from the chords through the fixes nearest `lag` metres before and
-    /// after them, each scaled to the standard deviation of white noise; nil with fewer than 30 chords. At
-    /// most about 100,000 fixes are used (evenly spread) on long lines.
-    static func residuals(_ series: ElevationSeries, lag: Double) -> [Double]? {
+    /// after them, each scaled to the standard deviation of white noise, and the chords' mean half-span
+    /// (the lag they measure, which on evenly spaced fixes is a multiple of the spacing); nil with fewer
+    /// than 30 chords. At most about 100,000 fixes are used (evenly spread) on long lines.
+    static func residuals(_ series: ElevationSeries, lag: Double) -> (values: [Double], lag: Double)? {
         let x = series.distances
         let e = series.elevations
         let n = x.count
         guard n >= 3, x[n - 1] - x[0] > 2 * lag else { return nil }
         let stride = max(1, n / 100_000)
+        var spans = 0.0
         var residuals: [Double] = []
         residuals.reserveCapacity(n / stride + 1)
         var before = 0
@@ -499,8 +561,9 @@ public struct AscentMethod: Hashable, Sendable {
             let wk = 1 - wj
             // For white noise σ the residual has σ·√(1 + wj² + wk²): scale it to σ.
             residuals.append((e[i] - wj * e[j] - wk * e[k]) / (1 + wj * wj + wk * wk).squareRoot())
+            spans += span
         }
-        return residuals.count >= 30 ? residuals : nil
+        return residuals.count >= 30 ? (residuals, spans / Double(2 * residuals.count)) : nil
     }
 
     /// The median, by quickselect (expected linear time).
