@@ -40,8 +40,9 @@ public struct AscentDescent: Hashable, Sendable {
 ///    and goes on growing over the next lag too (terrain takes over: the noise is the level reached; a
 ///    single faster step alone is the scatter of the estimate) or where it has flattened out (grown by less
 ///    than ``noisePlateauRatio``: the noise is the plateau). The level reached is the noise σ (reported as
-///    the noise). About 0 for DEM or planned elevations, 0.2–0.5 m for a barometric
-///    altimeter, metres for GPS, whose noise is correlated over tens of metres. The curvature of small
+///    the noise; for slow GPS noise, the σ of the joint fit below). About 0 for DEM or planned
+///    elevations, 0.2–0.5 m for a barometric altimeter, metres for GPS, whose noise is correlated over
+///    tens of metres. The curvature of small
 ///    real hills does not read as noise: it makes s² grow far faster than noise can.
 /// 2. **Smoothing.** The elevations are smoothed by local quadratic regression with Gaussian weights over
 ///    distance (not over point count, so uneven spacing does not matter; a parabola keeps hilltops at their
@@ -50,14 +51,20 @@ public struct AscentDescent: Hashable, Sendable {
 ///    When the noise is white (σ𝑤² at least ``whiteNoiseShare`` of σ²), the bandwidth is the one of least
 ///    estimated risk (Stein's unbiased estimate of the smoother's mean squared error against the terrain,
 ///    over mean-spacing × √2ᵏ up to ``maximumSmoothingMeters``): it averages as many fixes as the terrain
-///    allows, whatever σ, instead of growing with σ. Otherwise (slow noise, which averaging over a few fixes
-///    cannot remove) the bandwidth grows with the short-range noise σₛ, the noise s at the lag
-///    ``noiseScaleMeters``: ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres
-///    (about 110 m at σₛ = 1.9 m), capped at ``maximumSmoothingMeters``. Exact elevations are not smoothed.
+///    allows, whatever σ, instead of growing with σ. Slow noise (GPS) is fitted jointly with the terrain's
+///    onset over the lags where the residuals still look like noise (Gaussian within ``gaussianTolerance``,
+///    growing no faster than ``noiseGrowthLimit``); when its correlated part is at least
+///    ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's
+///    covariance. Slow noise under that (a barometer's drift, rounding) keeps a rule of thumb: the bandwidth
+///    grows with the short-range noise σₛ, the noise s at the lag ``noiseScaleMeters``:
+///    ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres, capped at
+///    ``maximumSmoothingMeters``. Exact elevations are not smoothed.
 /// 3. **Hysteresis.** Climbing is counted from a low point only once the smoothed profile has risen a
 ///    threshold above it, and likewise for descents; then the whole rise counts, from the low point to the
 ///    next high point. For white noise the threshold is ``whiteThresholdPerNoise`` × σ′, σ′ the noise the
-///    chosen smoother leaves (σ𝑤 times the root of the sum of its squared weights). For slow noise it is
+///    chosen smoother leaves (σ𝑤 times the root of the sum of its squared weights); for slow noise fitted
+///    jointly, the same multiple of the noise the smoother leaves under the fitted covariance (the root of
+///    wᵀΣw, w its weights). For slow noise under ``slowNoiseModelMeters`` it is
 ///    ``thresholdPerNoise`` × σ′, σ′ being σ over the square root of the number of independent fixes within
 ///    2.5 bandwidths, one per twice the correlation length (the lag at which s² reaches half of σ²), per
 ///    ``independenceMeters`` or per fix, whichever is longest: slow noise thus gets a threshold that its
@@ -97,12 +104,25 @@ public struct AscentMethod: Hashable, Sendable {
     /// The share of the noise variance that must be white (uncorrelated from fix to fix) for the bandwidth
     /// to be chosen by the estimated risk, and the threshold from the noise the smoother leaves.
     public var whiteNoiseShare: Double = 0.9
-    /// Hysteresis threshold for white noise, in units of the noise the chosen smoother leaves: two
-    /// independent extremes of smoothed Gaussian noise differ by 5σ′ (3.5 standard deviations of their
-    /// difference) about once in 4,000 swings, once in tens of kilometres at the bandwidths chosen.
+    /// Hysteresis threshold for white noise, and for slow noise fitted jointly, in units of the noise the chosen
+    /// smoother leaves: two independent extremes of smoothed Gaussian noise differ by 5σ′ (3.5 standard
+    /// deviations of their difference) about once in 4,000 swings, once in tens of kilometres at the
+    /// bandwidths chosen.
     public var whiteThresholdPerNoise: Double = 5
     /// A fixed hysteresis threshold in metres instead of the automatic one.
     public var thresholdMeters: Double? = nil
+    /// How far the residuals at a lag may depart from Gaussian before terrain is taken to show in them: the
+    /// 90th percentile of their absolute values may exceed the Gaussian's ratio to the median by this share,
+    /// the 99th by one and a half times it. Noise is Gaussian at every lag; hills make the tails heavier.
+    public var gaussianTolerance: Double = 0.1
+    /// The longest correlation length the slow noise is fitted with, per metre of the longest lag whose
+    /// residuals still look like noise: noise correlated over longer than the lags where terrain shows cannot
+    /// be told from terrain.
+    public var correlationPerGaussianLag: Double = 2
+    /// The correlated noise, metres, from which the bandwidth and threshold for slow noise come from the
+    /// fitted noise model (GPS); below it (a barometer's drift, elevations rounded to whole metres) the
+    /// rule of thumb of ``smoothingPerNoiseMeter`` and ``thresholdPerNoise`` is kept.
+    public var slowNoiseModelMeters: Double = 1
 
     public init() {}
 
@@ -135,14 +155,28 @@ public struct AscentMethod: Hashable, Sendable {
         let white =
             noise.sigma > 0 && noise.whiteSigma * noise.whiteSigma >= whiteNoiseShare * noise.sigma * noise.sigma
         var left: Double? = nil
+        var noiseMeters = noise.sigma
+        // Slow noise: the bandwidth of least estimated risk under the fitted noise model, and the noise it leaves.
+        var slow: (bandwidth: Double, left: Double)? = nil
+        if !white && noise.sigma > 0 && smoothingMeters == nil, let model = fitNoiseModel(series),
+            model.correlated >= slowNoiseModelMeters
+        {
+            let (bandwidth, _) = riskMinimizingBandwidth(series, model: model)
+            slow = (bandwidth, Self.leftNoise(series, bandwidth: bandwidth, model: model))
+            noiseMeters = (model.white * model.white + model.correlated * model.correlated).squareRoot()
+        }
         let bandwidth: Double
-        if let smoothingMeters {
+        if let slow {
+            bandwidth = slow.bandwidth
+        } else if let smoothingMeters {
             bandwidth = smoothingMeters
             if white && bandwidth > 0 && thresholdMeters == nil {
-                left = Self.smoothingRisk(series, bandwidth: bandwidth, whiteSigma: noise.whiteSigma).residual
+                left =
+                    Self.smoothingRisk(series, bandwidth: bandwidth, model: NoiseModel(white: noise.whiteSigma))
+                    .residual
             }
         } else if white {
-            (bandwidth, left) = riskMinimizingBandwidth(series, whiteSigma: noise.whiteSigma)
+            (bandwidth, left) = riskMinimizingBandwidth(series, model: NoiseModel(white: noise.whiteSigma))
         } else {
             bandwidth = min(
                 maximumSmoothingMeters,
@@ -152,6 +186,8 @@ public struct AscentMethod: Hashable, Sendable {
         let threshold: Double
         if let thresholdMeters {
             threshold = thresholdMeters
+        } else if let slow {
+            threshold = whiteThresholdPerNoise * slow.left
         } else if let left {
             threshold = whiteThresholdPerNoise * left
         } else if white {
@@ -165,7 +201,7 @@ public struct AscentMethod: Hashable, Sendable {
         }
         let (up, down) = Self.hysteresis(smoothed, threshold: threshold)
         let result = AscentDescent(
-            ascentMeters: up, descentMeters: down, noiseMeters: noise.sigma, smoothingMeters: bandwidth,
+            ascentMeters: up, descentMeters: down, noiseMeters: noiseMeters, smoothingMeters: bandwidth,
             thresholdMeters: threshold)
         return (result, smoothed)
     }
@@ -245,24 +281,167 @@ public struct AscentMethod: Hashable, Sendable {
     static func whitePart(first: (lag: Double, variance: Double), level: Double, correlation: Double) -> Double {
         // Within the scatter of the estimate of the level at the first lag, or half of it there: white.
         guard level > 0, first.variance < 0.9 * level, correlation > first.lag else { return level }
-        let a = first.lag * 0.87 / max(correlation, 1e-9)
-        let g = (1.5 - 2 * (-a).exponential + 0.5 * (-2 * a).exponential) / 1.5
+        let g = chordResponse(first.lag * 0.87 / max(correlation, 1e-9))
         guard g < 1 else { return level }
         return min(level, max(0, (first.variance - level * g) / (1 - g)))
     }
 
+    /// Noise that is white plus exponentially correlated: σ𝑤 (uncorrelated from fix to fix) and σ𝑐 with the
+    /// correlation e^(−d/L) between fixes d metres apart.
+    struct NoiseModel: Hashable {
+        var white: Double
+        var correlated: Double = 0
+        var length: Double = 0
+    }
+
+    /// The noise fitted jointly with the terrain's onset over the lags at which the residuals still look
+    /// like noise. At lags ``shortestNoiseLagMeters`` (or the mean spacing) × √2ᵏ up to
+    /// ``longestNoiseLagMeters`` (a lag whose chords are those of the lag before, on evenly spaced fixes,
+    /// is skipped), the chord residuals' robust spread s² is measured with the tails of their
+    /// distribution. The lags are followed up (at least three) while the tails stay those of a Gaussian
+    /// (within ``gaussianTolerance``: noise is Gaussian at every lag, and terrain, which lifts some
+    /// residuals and not others, makes the tails heavy where it starts to show) and while s² grows no
+    /// faster than noise can (``noiseGrowthLimit`` per doubled lag, from the lag nearest half this one:
+    /// hills everywhere keep the tails Gaussian but not the growth). Over those lags
+    /// s²(h) = σ𝑤² + σ𝑐²·g(h/L) + τ·h⁴ (g: see ``chordResponse(_:)``; τ·h⁴ the terrain's curvature, which a
+    /// chord misses by h², where terrain starts to show) is fitted by least squares in relative terms,
+    /// weighted by √(h₀/h) for the fewer independent residuals at long lags, with σ𝑤², σ𝑐², τ ≥ 0 for each L
+    /// of h₀ × √2ʲ up to ``correlationPerGaussianLag`` times the longest lag used. Nil when fewer than two
+    /// lags can be measured.
+    func fitNoiseModel(_ series: ElevationSeries) -> NoiseModel? {
+        let shortest = max(shortestNoiseLagMeters, Self.meanSpacing(series))
+        var lags: [Double] = []
+        var variances: [Double] = []
+        var lag = shortest
+        var measuredBefore = 0.0
+        while lag <= longestNoiseLagMeters, let measured = Self.residuals(series, lag: lag) {
+            defer { lag *= 2.0.squareRoot() }
+            // On evenly spaced fixes two nominal lags can take the same chords: measure each once.
+            if measured.lag <= 1.05 * measuredBefore { continue }
+            measuredBefore = measured.lag
+            var residuals = measured.values
+            let center = Self.median(residuals)
+            for k in residuals.indices { residuals[k] = abs(residuals[k] - center) }
+            let half = Self.median(residuals)
+            // Half the residuals exactly 0 (elevations rounded on even ground): no spread to fit.
+            guard half > 0 else { break }
+            let tail90 = Self.select(&residuals, Int(0.9 * Double(residuals.count - 1)))
+            let tail99 = Self.select(&residuals, Int(0.99 * Double(residuals.count - 1)))
+            // |z| of a Gaussian: the 90th percentile is 2.439 times the median, the 99th 3.819 times.
+            let heavy =
+                tail90 > 2.439 * (1 + gaussianTolerance) * half || tail99 > 3.819 * (1 + 1.5 * gaussianTolerance) * half
+            let variance = max(1.4826 * 1.4826 * half * half, 1e-12)
+            // Faster growth than noise can have (at most `noiseGrowthLimit` per doubled lag) since the lag
+            // nearest half this one: terrain, even where its residuals look Gaussian (hills everywhere).
+            if heavy && lags.count >= 3 { break }
+            if let j = lags.indices.min(by: {
+                abs(log(lags[$0] * 2 / lag)) < abs(log(lags[$1] * 2 / lag))
+            }), lags[j] < 0.8 * lag, lags.count >= 3,
+                variance / variances[j] > noiseGrowthLimit.power(log2(lag / lags[j]))
+            {
+                break
+            }
+            lags.append(lag)
+            variances.append(variance)
+        }
+        guard lags.count >= 2 else { return nil }
+        var best: (error: Double, model: NoiseModel)? = nil
+        var length = lags[0] / 2
+        let longest = lags[lags.count - 1]
+        while length <= correlationPerGaussianLag * longest * 1.000_001 {
+            defer { length *= 2.0.squareRoot() }
+            // Weighted least squares for (σ𝑤², σ𝑐², τ) on s²/observed = 1, each at least 0; τ·(h/h_last)⁴ is
+            // the terrain where it starts to show, through its curvature (a chord misses it by h²). The
+            // terrain term is fitted only with two lags to spare beyond the four quantities (σ𝑤, σ𝑐, L, τ).
+            var rows: [[Double]] = []
+            var target: [Double] = []
+            for (h, v) in zip(lags, variances) {
+                let w = (lags[0] / h).squareRoot()
+                let row = [w / v, w * Self.chordResponse(h / length) / v, w * (h / longest).power(4) / v]
+                rows.append(lags.count >= 6 ? row : Array(row.prefix(2)))
+                target.append(w)
+            }
+            guard let fit = Self.nonNegativeLeastSquares(rows, target) else { continue }
+            if best == nil || fit.error < best!.error {
+                let (white, correlated) = (fit.coefficients[0], fit.coefficients[1])
+                best = (
+                    fit.error,
+                    NoiseModel(
+                        white: white.squareRoot(), correlated: correlated.squareRoot(),
+                        length: correlated > 0 ? length : 0)
+                )
+            }
+        }
+        return best?.model
+    }
+
+    /// The variance of a chord residual at lag h (scaled as for white noise) of unit exponentially correlated
+    /// noise with correlation length L, as a function of a = h/L: g(a) = (1.5 − 2e⁻ᵃ + 0.5e⁻²ᵃ)/1.5.
+    static func chordResponse(_ a: Double) -> Double {
+        (1.5 - 2 * (-a).exponential + 0.5 * (-2 * a).exponential) / 1.5
+    }
+
+    /// The least-squares solution of rows·c ≈ target with every coefficient at least 0, and its squared
+    /// error: the best over the subsets of the columns whose unconstrained solution is non-negative (few
+    /// columns: each subset solved by Gaussian elimination of its normal equations).
+    static func nonNegativeLeastSquares(
+        _ rows: [[Double]], _ target: [Double]
+    ) -> (coefficients: [Double], error: Double)? {
+        guard let k = rows.first?.count, k > 0 else { return nil }
+        var best: (coefficients: [Double], error: Double)? = nil
+        for mask in 1..<(1 << k) {
+            let columns = (0..<k).filter { mask & (1 << $0) != 0 }
+            let m = columns.count
+            // Normal equations [AᵀA | Aᵀb] for the chosen columns.
+            var a = [[Double]](repeating: [Double](repeating: 0, count: m + 1), count: m)
+            for (row, b) in zip(rows, target) {
+                for (r, i) in columns.enumerated() {
+                    for (c, j) in columns.enumerated() { a[r][c] += row[i] * row[j] }
+                    a[r][m] += row[i] * b
+                }
+            }
+            var solvable = true
+            for col in 0..<m {
+                guard let pivot = (col..<m).max(by: { abs(a[$0][col]) < abs(a[$1][col]) }),
+                    abs(a[pivot][col]) > 1e-12 * max(abs(a[col][col]), 1e-300)
+                else {
+                    solvable = false
+                    break
+                }
+                a.swapAt(col, pivot)
+                for r in 0..<m where r != col {
+                    let f = a[r][col] / a[col][col]
+                    for c in col...m { a[r][c] -= f * a[col][c] }
+                }
+            }
+            guard solvable else { continue }
+            var coefficients = [Double](repeating: 0, count: k)
+            for (r, i) in columns.enumerated() { coefficients[i] = a[r][m] / a[r][r] }
+            guard coefficients.allSatisfy({ $0 >= 0 }) else { continue }
+            var error = 0.0
+            for (row, b) in zip(rows, target) {
+                var d = -b
+                for i in 0..<k { d += row[i] * coefficients[i] }
+                error += d * d
+            }
+            if best == nil || error < best!.error { best = (coefficients, error) }
+        }
+        return best
+    }
+
     /// The bandwidth, among the mean fix spacing times powers of √2 up to ``maximumSmoothingMeters``, whose
     /// smoother has the least estimated risk (Stein's unbiased estimate of the mean squared error against
-    /// the terrain, for white noise of σ𝑤: mean squared residual − σ𝑤² + 2σ𝑤²·mean hat weight), with the
-    /// noise that smoother leaves. The walk up the bandwidths stops once the risk has grown twice in a row.
-    func riskMinimizingBandwidth(_ series: ElevationSeries, whiteSigma: Double) -> (Double, Double) {
+    /// the terrain, for noise of covariance Σ: mean squared residual − tr Σ/n + 2 tr(HΣ)/n; for white noise
+    /// of σ𝑤 that is − σ𝑤² + 2σ𝑤²·mean hat weight), with the noise that smoother leaves if white. The walk
+    /// up the bandwidths stops once the risk has grown twice in a row.
+    func riskMinimizingBandwidth(_ series: ElevationSeries, model: NoiseModel) -> (Double, Double) {
         let spacing = Self.meanSpacing(series)
-        var best = (bandwidth: 0.0, risk: Double.infinity, residual: whiteSigma)
+        var best = (bandwidth: 0.0, risk: Double.infinity, residual: model.white)
         var rises = 0
         var previous = Double.infinity
         var bandwidth = spacing
         while bandwidth <= maximumSmoothingMeters && rises < 2 {
-            let estimate = Self.smoothingRisk(series, bandwidth: bandwidth, whiteSigma: whiteSigma)
+            let estimate = Self.smoothingRisk(series, bandwidth: bandwidth, model: model)
             if estimate.risk < best.risk { best = (bandwidth, estimate.risk, estimate.residual) }
             rises = estimate.risk > previous ? rises + 1 : 0
             previous = estimate.risk
@@ -271,11 +450,11 @@ public struct AscentMethod: Hashable, Sendable {
         return (best.bandwidth, best.residual)
     }
 
-    /// The estimated risk of the smoother of `bandwidth` under white noise of `whiteSigma`, and the
-    /// standard deviation of the noise it leaves (σ𝑤 times the root of the mean sum of squared weights),
+    /// The estimated risk of the smoother of `bandwidth` under noise of `model`, and the standard deviation
+    /// of the white part of the noise it leaves (σ𝑤 times the root of the mean sum of squared weights),
     /// over at most about 10,000 fixes (10 evenly placed runs of 1,000 on long lines).
     static func smoothingRisk(
-        _ series: ElevationSeries, bandwidth: Double, whiteSigma: Double
+        _ series: ElevationSeries, bandwidth: Double, model: NoiseModel
     ) -> (risk: Double, residual: Double) {
         let n = series.count
         let runs = n <= 10_000 ? 1 : 10
@@ -283,32 +462,81 @@ public struct AscentMethod: Hashable, Sendable {
         var squared = 0.0
         var hat = 0.0
         var weights = 0.0
+        var shared = 0.0
         var count = 0
         for r in 0..<runs {
             let start = r * (n / runs)
-            Self.fit(series, bandwidth: bandwidth, range: start..<(start + runLength)) { i, value, own, norm in
+            Self.fit(
+                series, bandwidth: bandwidth, range: start..<(start + runLength), correlation: model.length
+            ) { i, value, own, norm, correlated in
                 let d = series.elevations[i] - value
                 squared += d * d
                 hat += own
                 weights += norm
+                shared += correlated
                 count += 1
             }
         }
-        guard count > 0 else { return (.infinity, whiteSigma) }
-        let variance = whiteSigma * whiteSigma
+        guard count > 0 else { return (.infinity, model.white) }
+        let white = model.white * model.white
+        let slow = model.correlated * model.correlated
         let m = Double(count)
-        return (squared / m - variance + 2 * variance * hat / m, whiteSigma * (weights / m).squareRoot())
+        let risk = squared / m - white - slow + 2 * (white * hat + slow * shared) / m
+        return (risk, model.white * (weights / m).squareRoot())
+    }
+
+    /// The standard deviation of the noise of `model` left by the smoother of `bandwidth`: the root of the
+    /// mean over up to 64 evenly spread fixes of hᵀΣh, h the smoother's weights at the fix (the correlated
+    /// part summed along the line in one pass, as e^(−d/L) factors over consecutive fixes).
+    static func leftNoise(_ series: ElevationSeries, bandwidth: Double, model: NoiseModel) -> Double {
+        let x = series.distances
+        let n = x.count
+        guard bandwidth > 0 else {
+            return (model.white * model.white + model.correlated * model.correlated).squareRoot()
+        }
+        let samples = min(n, 64)
+        let white = model.white * model.white
+        let slow = model.correlated * model.correlated
+        var total = 0.0
+        for k in 0..<samples {
+            let i = samples == 1 ? n / 2 : k * (n - 1) / (samples - 1)
+            var squares = 0.0
+            var cross = 0.0
+            var carried = 0.0
+            var previous: (x: Double, h: Double)? = nil
+            Self.weights(series, bandwidth: bandwidth, at: i) { j, h in
+                squares += h * h
+                if let p = previous, model.length > 0 {
+                    carried = (-(x[j] - p.x) / model.length).exponential * (carried + p.h)
+                    cross += h * carried
+                }
+                previous = (x[j], h)
+            }
+            total += white * squares + slow * (squares + 2 * cross)
+        }
+        return (total / Double(samples)).squareRoot()
     }
 
     /// The robust spread of the residuals of the elevations from the chords through the fixes nearest
     /// `lag` metres before and after them, as the standard deviation of white noise that would give it;
-    /// nil with too few chords. At most about 100,000 fixes are used (evenly spread) on long lines.
+    /// nil with too few chords.
     static func residualScale(_ series: ElevationSeries, lag: Double) -> Double? {
+        guard let residuals = residuals(series, lag: lag)?.values else { return nil }
+        let center = median(residuals)
+        return 1.4826 * median(residuals.map { abs($0 - center) })
+    }
+
+    /// The residuals of the elevations from the chords through the fixes nearest `lag` metres before and
+    /// after them, each scaled to the standard deviation of white noise, and the chords' mean half-span
+    /// (the lag they measure, which on evenly spaced fixes is a multiple of the spacing); nil with fewer
+    /// than 30 chords. At most about 100,000 fixes are used (evenly spread) on long lines.
+    static func residuals(_ series: ElevationSeries, lag: Double) -> (values: [Double], lag: Double)? {
         let x = series.distances
         let e = series.elevations
         let n = x.count
         guard n >= 3, x[n - 1] - x[0] > 2 * lag else { return nil }
         let stride = max(1, n / 100_000)
+        var spans = 0.0
         var residuals: [Double] = []
         residuals.reserveCapacity(n / stride + 1)
         var before = 0
@@ -333,10 +561,9 @@ public struct AscentMethod: Hashable, Sendable {
             let wk = 1 - wj
             // For white noise σ the residual has σ·√(1 + wj² + wk²): scale it to σ.
             residuals.append((e[i] - wj * e[j] - wk * e[k]) / (1 + wj * wj + wk * wk).squareRoot())
+            spans += span
         }
-        guard residuals.count >= 30 else { return nil }
-        let center = median(residuals)
-        return 1.4826 * median(residuals.map { abs($0 - center) })
+        return residuals.count >= 30 ? (residuals, spans / Double(2 * residuals.count)) : nil
     }
 
     /// The median, by quickselect (expected linear time).
@@ -382,16 +609,32 @@ public struct AscentMethod: Hashable, Sendable {
     /// hilltop, so peaks and valleys keep their height while the noise is averaged away.
     static func smooth(_ series: ElevationSeries, bandwidth: Double) -> [Double] {
         var out = [Double](repeating: 0, count: series.count)
-        fit(series, bandwidth: bandwidth, range: 0..<series.count, norms: false) { i, value, _, _ in out[i] = value }
+        fit(series, bandwidth: bandwidth, range: 0..<series.count, norms: false) { i, value, _, _, _ in
+            out[i] = value
+        }
         return out
+    }
+
+    /// The first row (c0, c1, c2) of the inverse of the weighted moment matrix [s0 s1 s2; s1 s2 s3; s2 s3 s4]:
+    /// the weight of elevation j in the fitted value is w_j (c0 + c1·u_j + c2·u_j²). Nil when the matrix is
+    /// too near singular (then the fit is a weighted mean).
+    @inline(__always)
+    static func firstInverseRow(
+        _ s0: Double, _ s1: Double, _ s2: Double, _ s3: Double, _ s4: Double
+    ) -> (Double, Double, Double)? {
+        let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
+        guard abs(det) > 1e-9 * max(s0 * s2 * s4, 1e-300) else { return nil }
+        return ((s2 * s4 - s3 * s3) / det, (s3 * s2 - s1 * s4) / det, (s1 * s3 - s2 * s2) / det)
     }
 
     /// The local quadratic fit at each fix of `range` (its neighbours taken from the whole series): calls
     /// `body` with the index, the fitted value, the weight of the fix's own elevation in it (the hat
-    /// matrix's diagonal) and, when `norms`, the sum of the squared weights of all elevations in it.
+    /// matrix's diagonal), when `norms` the sum of the squared weights of all elevations in it, and when
+    /// `correlation` > 0 the sum of the weights times e^(−d/correlation), d the distance to the fix (the
+    /// row of HΣ on the diagonal for unit exponentially correlated noise).
     static func fit(
         _ series: ElevationSeries, bandwidth: Double, range: Range<Int>, norms: Bool = true,
-        _ body: (Int, Double, Double, Double) -> Void
+        correlation: Double = 0, _ body: (Int, Double, Double, Double, Double) -> Void
     ) {
         let x = series.distances
         let e = series.elevations
@@ -399,6 +642,7 @@ public struct AscentMethod: Hashable, Sendable {
         guard !range.isEmpty else { return }
         let reach = 3 * bandwidth
         let inverse = 1 / (2 * bandwidth * bandwidth)
+        let decay = correlation > 0 ? 1 / correlation : 0
         var lo = range.lowerBound
         var hi = range.lowerBound
         while lo > 0 && x[range.lowerBound] - x[lo - 1] <= reach { lo -= 1 }
@@ -406,9 +650,10 @@ public struct AscentMethod: Hashable, Sendable {
             while x[i] - x[lo] > reach { lo += 1 }
             while hi + 1 < n && x[hi + 1] - x[i] <= reach { hi += 1 }
             // Weighted moments, in units of the bandwidth for conditioning, elevations relative to e[i];
-            // q: the moments of the squared weights.
+            // q: the moments of the squared weights; r: of the weights times the noise's correlation.
             var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, t0 = 0.0, t1 = 0.0, t2 = 0.0
             var q0 = 0.0, q1 = 0.0, q2 = 0.0, q3 = 0.0, q4 = 0.0
+            var r0 = 0.0, r1 = 0.0, r2 = 0.0
             for j in lo...hi {
                 let d = x[j] - x[i]
                 let w = (-d * d * inverse).exponential
@@ -431,25 +676,59 @@ public struct AscentMethod: Hashable, Sendable {
                     q3 += wu2 * wu
                     q4 += wu2 * wu2
                 }
+                if decay > 0 {
+                    let rho = (-abs(d) * decay).exponential
+                    r0 += w * rho
+                    r1 += wu * rho
+                    r2 += wu2 * rho
+                }
             }
-            // Solve [s0 s1 s2; s1 s2 s3; s2 s3 s4] (a, b, c) = (t0, t1, t2) for a by Cramer's rule: the
-            // weight of elevation j in a is w_j (c0 + c1·u_j + c2·u_j²), (c0, c1, c2) the matrix's first
-            // inverse row.
-            let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
-            let scale = s0 * s2 * s4
-            if hi - lo >= 3 && abs(det) > 1e-9 * max(scale, 1e-300) {
-                let c0 = (s2 * s4 - s3 * s3) / det
-                let c1 = (s3 * s2 - s1 * s4) / det
-                let c2 = (s1 * s3 - s2 * s2) / det
+            if hi - lo >= 3, let (c0, c1, c2) = firstInverseRow(s0, s1, s2, s3, s4) {
                 let a = c0 * t0 + c1 * t1 + c2 * t2
                 let norm =
                     norms
                     ? c0 * c0 * q0 + 2 * c0 * c1 * q1 + (c1 * c1 + 2 * c0 * c2) * q2 + 2 * c1 * c2 * q3 + c2 * c2 * q4
                     : 0
-                body(i, e[i] + a, c0, norm)
+                body(i, e[i] + a, c0, norm, c0 * r0 + c1 * r1 + c2 * r2)
             } else {
-                body(i, e[i] + t0 / s0, 1 / s0, norms ? q0 / (s0 * s0) : 0)
+                body(i, e[i] + t0 / s0, 1 / s0, norms ? q0 / (s0 * s0) : 0, r0 / s0)
             }
+        }
+    }
+
+    /// The weights of the elevations in the local quadratic fit at fix `i`, in order along the line:
+    /// calls `body` with each neighbour's index and weight.
+    static func weights(_ series: ElevationSeries, bandwidth: Double, at i: Int, _ body: (Int, Double) -> Void) {
+        let x = series.distances
+        let n = x.count
+        let reach = 3 * bandwidth
+        let inverse = 1 / (2 * bandwidth * bandwidth)
+        var lo = i
+        var hi = i
+        while lo > 0 && x[i] - x[lo - 1] <= reach { lo -= 1 }
+        while hi + 1 < n && x[hi + 1] - x[i] <= reach { hi += 1 }
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0
+        for j in lo...hi {
+            let d = x[j] - x[i]
+            let w = (-d * d * inverse).exponential
+            let u = d / bandwidth
+            let wu2 = w * u * u
+            s0 += w
+            s1 += w * u
+            s2 += wu2
+            s3 += wu2 * u
+            s4 += wu2 * u * u
+        }
+        let row = hi - lo >= 3 ? firstInverseRow(s0, s1, s2, s3, s4) : nil
+        for j in lo...hi {
+            let d = x[j] - x[i]
+            let w = (-d * d * inverse).exponential
+            guard let (c0, c1, c2) = row else {
+                body(j, w / s0)
+                continue
+            }
+            let u = d / bandwidth
+            body(j, w * (c0 + c1 * u + c2 * u * u))
         }
     }
 

@@ -148,6 +148,31 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     @Test(arguments: [UInt64(1), 2, 3])
+    func correlatedGPSNoiseOnRollingTerrainIsToldFromTheHills(seed: UInt64) {
+        // Rolling terrain (25 m hills 500 m long every 700 m, 8 m hills 300 m long every 1.3 km) under GPS noise of
+        // 4 m correlated over 30 m (AR(1) with e^(−4/30) between fixes 4 m apart) plus 0.5 m white.
+        let terrain: (Double) -> Double = { x in
+            400 + self.bump(x.truncatingRemainder(dividingBy: 700), centre: 350, length: 500, height: 25)
+                + self.bump(x.truncatingRemainder(dividingBy: 1_300), centre: 650, length: 300, height: 8)
+        }
+        var random = SeededRandom(state: seed)
+        var s = ElevationSeries()
+        let rho = exp(-4.0 / 30)
+        var noise = 4 * random.gaussian()
+        var x = 0.0
+        while x < 15_000 {
+            s.append(distance: x, elevation: terrain(x) + noise + 0.5 * random.gaussian())
+            x += 4
+            noise = rho * noise + (1 - rho * rho).squareRoot() * 4 * random.gaussian()
+        }
+        let truth = trueAscent(terrain, length: 15_000)
+        let result = AscentMethod.standard.ascentDescent(of: s)
+        // The walk up the lags alone read the hills' curvature as noise (7–8 m) and smoothed them away.
+        #expect(result.noiseMeters > 3 && result.noiseMeters < 6, "noise estimate \(result.noiseMeters)")
+        #expect(abs(result.ascentMeters - truth) / truth < 0.15, "\(result.ascentMeters) vs \(truth)")
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
     func whiteGPSNoiseOnFlatTerrainIsAveragedNotFlattened(seed: UInt64) {
         // Flat terrain (6 m hills 250 m long, two per km) under white GPS noise of 3 m, a fix every 1–5 m.
         let terrain: (Double) -> Double = { x in
