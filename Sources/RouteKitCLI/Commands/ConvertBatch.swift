@@ -123,37 +123,42 @@ extension ConvertCommand {
         }
     }
 
-    /// Several inputs into one text sequence: each file converted by a worker into spools (in memory up to
-    /// 8 MB each), at most two files a core ahead of the writer, and written in input order as soon as it and
-    /// the files before it are done: every file's tracks, then all routes, then all waypoints, as one writer
-    /// orders them. The first file that fails (in input order) fails the whole output.
+    /// Several inputs into one text sequence: each file converted by a worker into spools, a few files
+    /// at a time, and written in input order: every file's tracks, then all routes, then all waypoints,
+    /// as one writer orders them. The first file that fails (in input order) fails the whole output.
     func convertInParallel(
         _ files: [(InputFile, InputFormat)], to format: OutputFormat, into out: OutputStream, dem: DEMUse?,
         console: Console
     ) throws {
         let routes = Spool()
         let waypoints = Spool()
-        let command = self
-        try parallelInOrder(files.count, window: 2 * processorCount) { k -> Outcome in
-            let capture = CapturedMessages()
-            var part = Outcome(messages: [], status: .success)
-            part.spools = (Spool(memoryLimit: 8 << 20), Spool(memoryLimit: 1 << 20), Spool(memoryLimit: 1 << 20))
-            do {
-                try command.convert(
-                    [files[k]], to: format, into: part.spools.tracks,
-                    parts: (part.spools.routes, part.spools.waypoints), dem: dem, overlapped: false,
-                    console: capture.console)
-            } catch {
-                part.failure = error
+        let window = 2 * processorCount
+        var start = 0
+        while start < files.count {
+            let end = min(files.count, start + window)
+            let parts = try parallelMap(end - start) { k -> Outcome in
+                let capture = CapturedMessages()
+                var part = Outcome(messages: [], status: .success)
+                part.spools = (Spool(memoryLimit: 1 << 20), Spool(memoryLimit: 1 << 20), Spool(memoryLimit: 1 << 20))
+                do {
+                    try convert(
+                        [files[start + k]], to: format, into: part.spools.tracks,
+                        parts: (part.spools.routes, part.spools.waypoints), dem: dem, overlapped: false,
+                        console: capture.console)
+                } catch {
+                    part.failure = error
+                }
+                part.messages = capture.messages
+                return part
             }
-            part.messages = capture.messages
-            return part
-        } consume: { part in
-            part.replay(on: console)
-            if let failure = part.failure { throw failure }
-            try part.spools.tracks.drain(into: out)
-            try part.spools.routes.drain(into: routes)
-            try part.spools.waypoints.drain(into: waypoints)
+            for part in parts {
+                part.replay(on: console)
+                if let failure = part.failure { throw failure }
+                try part.spools.tracks.drain(into: out)
+                try part.spools.routes.drain(into: routes)
+                try part.spools.waypoints.drain(into: waypoints)
+            }
+            start = end
         }
         try routes.drain(into: out)
         try waypoints.drain(into: out)
