@@ -69,6 +69,54 @@ import Testing
         #expect(geojson.standardOutput.contains("\"query\":\"Praha\""))
     }
 
+    /// Many positions over a CSV catalog keep only the rows near them and answer on all cores: the same
+    /// bytes as measuring every clubroom (`--exhaustive`), in CSV and GeoJSON. Among the positions: a
+    /// clubroom's own (distance 0) and one due north of another (bearing 0, never 360).
+    @Test func manyPositionsOverACSVCatalogAnswerAsMeasuringEveryClubroom() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var lines = ["lat,lon,label", "50.042912,14.387886,at a clubroom", "49.9,14.387886,due south of it"]
+        for k in 0..<40 {
+            lines.append("\(48.6 + Double(k % 8) * 0.35),\(12.2 + Double(k / 8) * 1.3),p\(k)")
+        }
+        lines.append("-33.9,151.2,Sydney")
+        let positions = folder.appendingPathComponent("positions.csv")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: positions)
+        for format in ["csv", "geojson"] {
+            let base = ["near", "--at-file", positions.path, "--radius", "25km", "--format", format, "-q", Self.csv]
+            let table = try CLI.run(base)
+            let every = try CLI.run(base + ["--exhaustive"])
+            #expect(table.status == 0 && every.status == 0)
+            #expect(table.standardOutput == every.standardOutput, "\(format)")
+            #expect(table.standardOutput.count > 10_000)
+        }
+        let csv = try CLI.run([
+            "near", "--at-file", positions.path, "--radius", "25km", "--format", "csv", "-q", Self.csv,
+        ])
+        let rows = csv.standardOutput.split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
+        let atClubroom = try #require(rows.first { $0[0] == "at a clubroom" })
+        #expect(atClubroom[5] == "0")
+        let south = try #require(rows.first { $0[0] == "due south of it" && $0[3] == "50.042912" })
+        #expect(south[6] == "0" && south[7] == "N")
+        #expect(!rows.contains { $0[6] == "360" || $0[6].hasPrefix("-") })
+    }
+
+    /// Names with commas, quotes and line breaks are quoted as RFC 4180 says, quotes doubled.
+    @Test func theCSVQuotesWhatNeedsIt() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let catalog = folder.appendingPathComponent("catalog.csv")
+        let text =
+            "id,name,lat,lon\n1,\"Klub \"\"Na, kopci\"\"\",49.2,16.6\n"
+            + "2,\"Two\r\nlines\",49.21,16.61\n3,Plain,49.22,16.62\n"
+        try Data(text.utf8).write(to: catalog)
+        let run = try CLI.run(["near", "--at", "49.2,16.6", "--radius", "5km", "--format", "csv", "-q", catalog.path])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("\"49.2,16.6\",1,\"Klub \"\"Na, kopci\"\"\",49.2,16.6,0,"))
+        #expect(run.standardOutput.contains(",2,\"Two\r\nlines\",49.21,"))
+        #expect(run.standardOutput.contains(",3,Plain,49.22,"))
+    }
+
     @Test func refusesABareRadiusAndReportsUnusableCatalogs() throws {
         let bare = try CLI.run(["near", "--at", "49.2,16.6", "--radius", "60", Self.xml])
         #expect(bare.status == 64)

@@ -3,7 +3,7 @@
 ///
 /// Built once (a ``GeodesicIndex`` over the clubrooms' coordinates, O(n log n)) and asked many times. The
 /// answers are exact on the WGS84 ellipsoid: a clubroom is within R if and only if its geodesic distance
-/// (Karney's, see ``GeodesicIndex``) is at most R.
+/// (Karney's, or short-line formulas within a micrometre of it: see ``GeodesicIndex``) is at most R.
 ///
 /// ```swift
 /// let catalog = try ClubroomCatalog.read(paths: ["clubrooms.xml"])

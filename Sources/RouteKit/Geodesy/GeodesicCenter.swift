@@ -3,7 +3,8 @@ import Glibc
 /// The inverse problem from one centre to many points near it, as a search measures its candidates: the
 /// same distances and initial azimuths as `geod_inverse` (``Geodesic/inverse(from:to:)``) to within a
 /// micrometre and a millionth of a degree, at a fiftieth of the cost for points within
-/// ``shortLineMeters``; `geod_inverse` itself beyond.
+/// ``shortLineMeters``; `geod_inverse` itself beyond, from within about 0.0006° of a pole, and on the centre's
+/// meridian.
 ///
 /// How: both points are taken to Earth-centred coordinates, which give the chord c between them exactly. A
 /// geodesic is a curve whose curvature is the ellipsoid's normal curvature κ in its direction, which barely
@@ -65,25 +66,39 @@ package struct GeodesicCenter: Sendable {
         return (radius * n.0, radius * n.1, radius * (1 - e2) * n.2)
     }
 
-    /// Distance (metres) and initial azimuth (degrees clockwise from north, −180…180) from the centre to `c`.
+    /// The geodesic from the centre to a point: its length and its azimuth at the centre.
+    package struct Line: Sendable {
+        /// Metres.
+        package var distanceMeters: Double
+        /// Degrees clockwise from north, −180…180.
+        package var azimuthDegrees: Double
+    }
+
+    /// The geodesic from the centre to `c`.
     @inline(__always)
-    package func inverse(to c: Coordinate) -> (distanceMeters: Double, azimuthDegrees: Double) {
+    package func inverse(to c: Coordinate) -> Line {
         inverse(to: c, normal: Self.normal(c))
     }
 
     /// ``inverse(to:)`` for a point whose surface normal (``normal(_:)``) is known already.
+    ///
+    /// A point on the centre's meridian (or the one opposite), at a pole (on every meridian), or the centre
+    /// itself goes to `geod_inverse` too: its azimuth is then exactly 0 or 180 (the formulas leave a rounding
+    /// of 1e-13° either side of north, which a bearing shows as 360), and the centre's own is the one
+    /// `geod_inverse` gives.
     @inline(__always)
-    package func inverse(
-        to c: Coordinate, normal n: (Double, Double, Double)
-    ) -> (distanceMeters: Double, azimuthDegrees: Double) {
+    package func inverse(to c: Coordinate, normal n: (Double, Double, Double)) -> Line {
         let q = Self.earthCentred(n)
         let dx = q.0 - x
         let dy = q.1 - y
         let dz = q.2 - z
         let chord2 = dx * dx + dy * dy + dz * dz
-        guard usable, chord2 <= Self.shortLineMeters * Self.shortLineMeters else {
+        let apart = abs(c.longitude - coordinate.longitude)
+        guard usable, chord2 <= Self.shortLineMeters * Self.shortLineMeters, chord2 > 0, abs(c.latitude) < 90,
+            apart != 0, apart != 180, apart != 360
+        else {
             let exact = Geodesic.wgs84.inverse(from: coordinate, to: c)
-            return (exact.distanceMeters, exact.initialAzimuthDegrees)
+            return Line(distanceMeters: exact.distanceMeters, azimuthDegrees: exact.initialAzimuthDegrees)
         }
         let chord = chord2.squareRoot()
         // κ = w / (c² |∇|) at the chord's middle m scaled onto the surface by 1/√F(m); squared, no roots:
@@ -104,6 +119,6 @@ package struct GeodesicCenter: Sendable {
             across > 0
             ? Self.e2 * chord2 / (primeVertical * primeVertical) * cos2 * (2 * east * north / across) / 12 : 0
         let azimuth = (atan2(east, north) - turn) * 180 / .pi
-        return (distance, azimuth < -180 ? azimuth + 360 : azimuth)
+        return Line(distanceMeters: distance, azimuthDegrees: azimuth < -180 ? azimuth + 360 : azimuth)
     }
 }

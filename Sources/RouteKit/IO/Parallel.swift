@@ -32,3 +32,10 @@ package func parallelMap<T>(_ count: Int, _ body: (Int) throws -> T) throws -> [
         return try result.get()
     }
 }
+
+/// `count` items cut into consecutive runs for ``parallelMap(_:_:)``: a few runs per core (so that one slow run
+/// does not keep the others waiting), none empty.
+package func parallelRuns(_ count: Int) -> [Range<Int>] {
+    let parts = min(count, processorCount * 4)
+    return (0..<parts).map { k in count * k / parts..<count * (k + 1) / parts }
+}

@@ -2,9 +2,10 @@ import Dispatch
 import Glibc
 
 /// A spatial index over positions on the WGS84 ellipsoid that answers "all within R metres of P" and "the
-/// k nearest to P" exactly: a position is in the answer if and only if its geodesic distance (Karney's
-/// `geod_inverse`, or within 100 km ``GeodesicCenter``'s short-line formulas, which agree with it to a
-/// micrometre) is at most R.
+/// k nearest to P" exactly: a position is in the answer if and only if its geodesic distance is at most R —
+/// Karney's `geod_inverse`, or within 100 km short-line formulas (the chord and the ellipsoid's normal
+/// curvature) that agree with it to 0.3 µm (so ``Coordinate/distance(to:)`` may differ from a match's distance
+/// by that much); `geod_inverse` also near the poles.
 ///
 /// The positions are points on the unit sphere (from their latitude and longitude) in a k-d tree, which
 /// has no trouble with the poles or the antimeridian. A query first takes every position whose angle θ
@@ -87,15 +88,15 @@ public final class GeodesicIndex: @unchecked Sendable {
     /// ``GeodesicCenter``) is at most the radius long.
     @inline(__always)
     private static func measure(
-        _ inverse: (distanceMeters: Double, azimuthDegrees: Double), index: Int, within radiusMeters: Double,
-        into result: inout [Match]
+        _ line: GeodesicCenter.Line, index: Int, within radiusMeters: Double, into result: inout [Match]
     ) {
-        guard inverse.distanceMeters <= radiusMeters else { return }
-        let azimuth = inverse.azimuthDegrees
+        guard line.distanceMeters <= radiusMeters else { return }
+        let azimuth = line.azimuthDegrees
+        // + 0: a bearing of −0 is 0.
         result.append(
             Match(
-                index: index, distanceMeters: inverse.distanceMeters,
-                bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth))
+                index: index, distanceMeters: line.distanceMeters,
+                bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth + 0))
     }
 
     /// Nearest first, ties by index.
@@ -142,8 +143,6 @@ public final class GeodesicIndex: @unchecked Sendable {
         private let cells: [UInt64]
         private static let gridRows = 1024
         private static let gridColumns = 2048
-        /// The share of the globe's area within the bound of some centre (at most 1; overlaps counted twice).
-        package let areaShare: Double
 
         private struct Center: Sendable {
             var latitude: Double
@@ -157,12 +156,10 @@ public final class GeodesicIndex: @unchecked Sendable {
 
         /// The candidates within `radiusMeters` (≥ 0) of any of `centers`.
         package init(_ radiusMeters: Double, of centers: [Coordinate]) {
-            let bound = GeodesicIndex.bound(radiusMeters)
-            band = bound.angle * 180 / .pi * (1 + 1e-9) + 1e-9
+            let bound = GeodesicIndex.bound(max(0, radiusMeters))
+            band = min(180, bound.angle * 180 / .pi * (1 + 1e-9) + 1e-9)
             chord2 = bound.chord2
-            // A cap of chord c covers c²/4 of the sphere's area.
-            areaShare = min(1, Double(centers.count) * chord2 / 4)
-            let angle = bound.angle * (1 + 1e-9) + 1e-9
+            let angle = min(.pi, bound.angle * (1 + 1e-9) + 1e-9)
             self.centers = centers.map {
                 let q = GeodesicIndex.unitVector($0)
                 // On the sphere a cap of angle θ around latitude φ spans asin(sin θ / cos φ) of longitude
@@ -221,6 +218,12 @@ public final class GeodesicIndex: @unchecked Sendable {
         private static func column(_ longitude: Double) -> Int {
             let place = (longitude + 180) / 360 * Double(gridColumns)
             return place >= 0 ? Int(place) % gridColumns : 0
+        }
+
+        /// The share of the globe's area within the bound of `centers` centres (at most 1; overlaps counted
+        /// twice), known before a reach is built: a cap of chord c covers c²/4 of the sphere.
+        package static func areaShare(_ radiusMeters: Double, centers: Int) -> Double {
+            min(1, Double(centers) * GeodesicIndex.bound(max(0, radiusMeters)).chord2 / 4)
         }
 
         /// True when `c` is a candidate (always when it is within the radius of a centre).

@@ -327,11 +327,13 @@ struct NearCommand: Command {
         let counter = console.errorIsTerminal ? ProgressCounter() : nil
         let progress = counter.flatMap { ProgressBar.bytes("near", console: console, counter: $0) }
         defer { progress?.finish() }
-        let reach = GeodesicIndex.Reach(radius, of: positions.map(\.coordinate))
+        // The reach (and its grid) is built only when it is to be used.
+        let narrow =
+            GeodesicIndex.Reach.areaShare(radius, centers: positions.count) <= CatalogTableSearch.reachAreaLimit
         guard
             let table = try CSVCatalogTable(
                 path: catalogs[0], columns: columns, progress: counter,
-                reach: reach.areaShare <= CatalogTableSearch.reachAreaLimit ? reach : nil)
+                reach: narrow ? GeodesicIndex.Reach(radius, of: positions.map(\.coordinate)) : nil)
         else { return nil }
         progress?.finish()
         Self.reportSkipped(table.summary, quiet: quiet, console: console)
@@ -361,7 +363,7 @@ struct NearCommand: Command {
     private func answerAll(
         _ positions: [Query], _ search: (Coordinate) -> [ClubroomIndex.Found]
     ) throws -> [Answer] {
-        let runs = NearFormatter.runs(positions.count)
+        let runs = parallelRuns(positions.count)
         return try parallelMap(runs.count) { k in
             positions[runs[k]].map { Answer(query: $0, clubrooms: limited(search($0.coordinate))) }
         }.flatMap { $0 }

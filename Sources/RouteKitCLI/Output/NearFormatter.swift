@@ -271,7 +271,7 @@ enum NearFormatter {
         b.append("query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,")
         b.append("units,meetings,water_scouts\n")
         // Runs of answers are written on all cores, each into its own bytes, joined in order.
-        let runs = runs(answers.count)
+        let runs = parallelRuns(answers.count)
         let pieces = try parallelMap(runs.count) { k in
             var piece = ByteBuffer(capacity: 1 << 16)
             for answer in answers[runs[k]] {
@@ -286,13 +286,6 @@ enum NearFormatter {
             return piece.withUnsafeBytes { Array($0) }
         }
         for piece in pieces { b.append(contentsOf: piece) }
-    }
-
-    /// `count` items cut into consecutive runs for the cores: a few runs per core (so that one slow run does
-    /// not keep the others waiting), none empty.
-    static func runs(_ count: Int) -> [Range<Int>] {
-        let parts = min(count, processorCount * 4)
-        return (0..<parts).map { k in count * k / parts..<count * (k + 1) / parts }
     }
 
     static func alongCSV(_ found: [ClubroomIndex.AlongTrack], label: String, into b: inout ByteBuffer) {
