@@ -21,7 +21,11 @@ public final class Geodesic: @unchecked Sendable {
     private let state: UnsafeMutablePointer<geod_geodesic>
 
     /// The WGS84 ellipsoid: equatorial radius 6,378,137 m, flattening 1/298.257223563.
-    public static let wgs84 = Geodesic(equatorialRadiusMeters: 6_378_137, flattening: 1 / 298.257223563)
+    public static let wgs84 = Geodesic(equatorialRadiusMeters: wgs84Radius, flattening: wgs84Flattening)
+
+    /// WGS84's equatorial radius (metres) and flattening.
+    package static let wgs84Radius = 6_378_137.0
+    package static let wgs84Flattening = 1 / 298.257223563
 
     /// An ellipsoid with the equatorial radius `equatorialRadiusMeters` (> 0) and `flattening`
     /// (< 1; 0 for a sphere).

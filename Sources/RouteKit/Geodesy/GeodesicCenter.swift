@@ -18,8 +18,8 @@ package struct GeodesicCenter: Sendable {
     /// Points up to this far (as a chord) are measured by the short-line formulas.
     package static let shortLineMeters = 100_000.0
 
-    private static let a = 6_378_137.0
-    private static let f = 1 / 298.257223563
+    private static let a = Geodesic.wgs84Radius
+    private static let f = Geodesic.wgs84Flattening
     private static let e2 = f * (2 - f)
     /// 1/a², 1/b², 1/a⁴ and 1/b⁴ of the ellipsoid x²/a² + y²/a² + z²/b² = 1.
     private static let inverseA2 = 1 / (a * a)

@@ -37,12 +37,12 @@ public final class GeodesicIndex: @unchecked Sendable {
     private var axes: [UInt8]
     private let leafSize = 8
     /// a(1 − e²): the meridional radius of curvature at the equator, the smallest of the ellipsoid.
-    static let smallestRadius = 6_378_137.0 * (1 - (1 / 298.257223563) * (2 - 1 / 298.257223563))
+    static let smallestRadius = Geodesic.wgs84Radius * (1 - Geodesic.wgs84Flattening * (2 - Geodesic.wgs84Flattening))
 
     /// An index over `coordinates` (all valid: latitude −90…90, longitude −180…180).
     public init(_ coordinates: [Coordinate]) {
         self.coordinates = coordinates
-        points = coordinates.map(Self.unitVector)
+        points = coordinates.map(GeodesicCenter.normal)
         order = (0..<Int32(coordinates.count)).map { $0 }
         axes = [UInt8](repeating: 0, count: coordinates.count)
         points.withUnsafeMutableBufferPointer { points in
@@ -57,9 +57,6 @@ public final class GeodesicIndex: @unchecked Sendable {
     /// The number of positions.
     public var count: Int { coordinates.count }
 
-    @inline(__always)
-    static func unitVector(_ c: Coordinate) -> (Double, Double, Double) { GeodesicCenter.normal(c) }
-
     @inline(__always) private func component(_ p: (Double, Double, Double), _ axis: UInt8) -> Double {
         axis == 0 ? p.0 : axis == 1 ? p.1 : p.2
     }
@@ -69,7 +66,7 @@ public final class GeodesicIndex: @unchecked Sendable {
         var result: [Match] = []
         let bound = Self.bound(radiusMeters)
         let geodesics = GeodesicCenter(center)
-        search(0, coordinates.count, Self.unitVector(center), bound.chord, bound.chord2) { i, unit in
+        search(0, coordinates.count, GeodesicCenter.normal(center), bound.chord, bound.chord2) { i, unit in
             Self.measure(
                 geodesics.inverse(to: coordinates[i], normal: unit), index: i, within: radiusMeters, into: &result)
         }
@@ -157,11 +154,11 @@ public final class GeodesicIndex: @unchecked Sendable {
         /// The candidates within `radiusMeters` (≥ 0) of any of `centers`.
         package init(_ radiusMeters: Double, of centers: [Coordinate]) {
             let bound = GeodesicIndex.bound(max(0, radiusMeters))
-            band = min(180, bound.angle * 180 / .pi * (1 + 1e-9) + 1e-9)
-            chord2 = bound.chord2
             let angle = min(.pi, bound.angle * (1 + 1e-9) + 1e-9)
+            band = angle * 180 / .pi
+            chord2 = bound.chord2
             self.centers = centers.map {
-                let q = GeodesicIndex.unitVector($0)
+                let q = GeodesicCenter.normal($0)
                 // On the sphere a cap of angle θ around latitude φ spans asin(sin θ / cos φ) of longitude
                 // either side, unless it holds a pole.
                 let latitude = abs($0.latitude) * .pi / 180
@@ -243,7 +240,7 @@ public final class GeodesicIndex: @unchecked Sendable {
                     let turn = abs(c.longitude - q.longitude)
                     guard min(turn, 360 - turn) <= q.longitudeBand else { continue }
                     if !measured {
-                        p = GeodesicIndex.unitVector(c)
+                        p = GeodesicCenter.normal(c)
                         measured = true
                     }
                     let dx = p.0 - q.x
@@ -290,7 +287,7 @@ public final class GeodesicIndex: @unchecked Sendable {
         guard k > 0, !coordinates.isEmpty else { return [] }
         // The k nearest on the sphere give an upper bound for the k-th geodesic distance; every position
         // within that bound is then measured exactly.
-        let q = Self.unitVector(center)
+        let q = GeodesicCenter.normal(center)
         var best: [(Double, Int)] = []  // (chord², index), the k smallest so far, sorted
         func consider(_ node: Int) {
             let p = points[node]

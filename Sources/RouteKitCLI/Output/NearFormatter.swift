@@ -303,11 +303,11 @@ enum NearFormatter {
         _ query: String, _ room: Clubroom, distance: Double, into b: inout ByteBuffer,
         middle: (inout ByteBuffer) -> Void
     ) {
-        appendField(query, to: &b)
+        StatsFormatter.appendQuoted(query, to: &b)
         b.append(0x2C)
-        appendField(room.id, to: &b)
+        StatsFormatter.appendQuoted(room.id, to: &b)
         b.append(0x2C)
-        appendField(room.name, to: &b)
+        StatsFormatter.appendQuoted(room.name, to: &b)
         b.append(0x2C)
         DecimalText.append(room.coordinate.latitude, to: &b)
         b.append(0x2C)
@@ -317,37 +317,20 @@ enum NearFormatter {
         b.append(0x2C)
         middle(&b)
         b.append(0x2C)
-        if let street = room.street { appendField(street, to: &b) }
+        if let street = room.street { StatsFormatter.appendQuoted(street, to: &b) }
         b.append(0x2C)
-        if let city = room.city { appendField(city, to: &b) }
+        if let city = room.city { StatsFormatter.appendQuoted(city, to: &b) }
         b.append(0x2C)
-        if let postcode = room.postcode { appendField(postcode, to: &b) }
+        if let postcode = room.postcode { StatsFormatter.appendQuoted(postcode, to: &b) }
         b.append(0x2C)
         if !room.units.isEmpty {
-            appendField(
+            StatsFormatter.appendQuoted(
                 room.units.map { u in u.name + (u.registrationNumber.map { " (\($0))" } ?? "") }.joined(
                     separator: "; "),
                 to: &b)
         }
         b.append(0x2C)
-        if !room.meetings.isEmpty { appendField(meetings(room), to: &b) }
+        if !room.meetings.isEmpty { StatsFormatter.appendQuoted(meetings(room), to: &b) }
         b.append(string: room.isWater ? ",true\n" : ",false\n")
-    }
-
-    /// A CSV field as ``StatsFormatter/quote(_:)`` writes it, appended without a string in between.
-    private static func appendField(_ text: String, to b: inout ByteBuffer) {
-        var text = text
-        text.withUTF8 { bytes in
-            if bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
-                b.append(0x22)
-                for c in bytes {
-                    if c == 0x22 { b.append(0x22) }
-                    b.append(c)
-                }
-                b.append(0x22)
-            } else {
-                b.append(contentsOf: bytes)
-            }
-        }
     }
 }
