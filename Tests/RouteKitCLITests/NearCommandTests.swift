@@ -101,6 +101,49 @@ import Testing
         #expect(!rows.contains { $0[6] == "360" || $0[6].hasPrefix("-") })
     }
 
+    /// A search of many positions over a CSV catalog of a megabyte or more keeps its table (`--cache`), and
+    /// the next search reads that instead of the catalog: the same bytes out as without a cache and as
+    /// measuring every clubroom; no file but the table is left in the folder, and a folder that cannot be made
+    /// fails nothing.
+    @Test func aKeptTableAnswersAsTheCatalog() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The sample catalog (a byte-order mark, semicolons, decimal commas, CRLF, rows grouped by place) with
+        // a column of notes, one of them a megabyte long.
+        var lines = try String(contentsOfFile: Self.csv, encoding: .utf8).split(whereSeparator: \.isNewline).map(
+            String.init)
+        lines = lines.enumerated().map { k, line in
+            line + (k == 0 ? ";Note" : k == 700 ? ";" + String(repeating: "x", count: 1 << 20) : ";n\(k)")
+        }
+        let catalog = folder.appendingPathComponent("clubrooms.csv")
+        try Data((lines.joined(separator: "\r\n") + "\r\n").utf8).write(to: catalog)
+        var positions = "lat,lon\n"
+        for k in 0..<12 { positions += "\(48.6 + Double(k % 4) * 0.5),\(12.2 + Double(k / 4) * 2)\n" }
+        let at = folder.appendingPathComponent("positions.csv")
+        try Data(positions.utf8).write(to: at)
+        let cache = folder.appendingPathComponent("cache").path
+        let base = ["near", "--at-file", at.path, "--radius", "40km", "--format", "csv", "-q", catalog.path]
+        let plain = try CLI.run(base + ["--cache", "off"])
+        let every = try CLI.run(base + ["--exhaustive"])
+        let first = try CLI.run(base + ["--cache", cache, "-v"])
+        let second = try CLI.run(base + ["--cache", cache, "-v"])
+        #expect([plain.status, every.status, first.status, second.status] == [0, 0, 0, 0])
+        #expect(plain.standardOutput.count > 10_000)
+        #expect(first.standardOutput == plain.standardOutput && second.standardOutput == plain.standardOutput)
+        #expect(every.standardOutput == plain.standardOutput)
+        #expect(!first.standardError.contains("from the kept table"))
+        #expect(second.standardError.contains("near the positions from the kept table"))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: cache)
+        #expect(kept.count == 1 && kept[0].hasPrefix("catalog-") && kept[0].hasSuffix(".table"))
+        // One position reads the kept table too, and keeps none of its own.
+        let one = try CLI.run(["near", "--at", "49.2,16.6", "--cache", cache, "-v", "-q", catalog.path])
+        #expect(one.status == 0 && one.standardError.contains("from the kept table"))
+        let blocked = try CLI.run(base + ["--cache", catalog.path + "/cache"])
+        #expect(blocked.status == 0 && blocked.standardOutput == plain.standardOutput)
+        let empty = try CLI.run(base + ["--cache", ""])
+        #expect(empty.status == 64 && empty.standardError.contains("--cache takes a folder"))
+    }
+
     /// Names with commas, quotes and line breaks are quoted as RFC 4180 says, quotes doubled.
     @Test func theCSVQuotesWhatNeedsIt() throws {
         let folder = try CLI.temporaryFolder()

@@ -33,7 +33,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
 
     /// A row kept: where it starts in `text`, its line, and the next row of its clubroom in `laterRows`
     /// (-1: none).
-    private struct Row {
+    struct Row {
         var start: Int
         var line: Int32
         var next: Int32
@@ -46,9 +46,14 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// With `reach`, only the clubrooms whose position is a candidate of it are kept, in catalog order: a
     /// search within the reach over this table finds what it finds over the whole catalog, in the same order.
     ///
+    /// With `cache`, a table kept there for the catalog as it is now is used instead of reading the rows (of
+    /// a catalog of at least ``CatalogTableCache/minimumBytes``). With `keepsTable` too, a catalog without
+    /// one is read whole and its table kept for the next search.
+    ///
     /// - Throws: what ``ClubroomCatalog/read(paths:columns:)`` throws for the file.
     package init?(
-        path: String, columns: CSVCatalogReader.Columns, progress: ProgressCounter?, reach: GeodesicIndex.Reach? = nil
+        path: String, columns: CSVCatalogReader.Columns, progress: ProgressCounter?, reach: GeodesicIndex.Reach? = nil,
+        cache: CatalogTableCache? = nil, keepsTable: Bool = false
     ) throws {
         self.path = path
         guard path != "-" else { return nil }
@@ -56,13 +61,33 @@ package final class CSVCatalogTable: @unchecked Sendable {
         guard CatalogFormat.detect(try input.peek(2048)) == .csv else { return nil }
         input.progress = progress
         progress?.expect(input.byteCount ?? 0)
+        let identity = (input.byteCount ?? 0) >= CatalogTableCache.minimumBytes ? input.identity : nil
+        let kept = identity.flatMap { cache?.table(for: $0) }
         do {
-            bytes = try CSVCatalogReader.utf8Bytes(input)
+            bytes = try Self.text(of: input, kept: kept)
             let text = bytes.buffer
             delimiter = CSVRows.delimiter(of: text)
             var rows = CSVRows(text: text, delimiter: delimiter)
             keys = try CSVCatalogReader(columns: columns).header(&rows)
-            if let reach, let read = try readCandidates(after: rows, reach: reach) {
+            let keysHash = CatalogTableCache.keysHash(delimiter: delimiter, keys: keys)
+            if let kept, kept.keysHash == keysHash, take(kept, reach: reach) {
+                readFromCache = true
+                keptWithinReach = reach != nil
+                return
+            }
+            // A table is kept only of text read as it is in the file (not converted from Windows-1250).
+            let textOffset = Int(input.byteCount ?? 0) - text.count
+            if keepsTable, let cache, let identity, textOffset == 0 || textOffset == 3 {
+                guard try readRows(after: rows) else { return nil }
+                if !idsHaveColons {
+                    cache.keep(
+                        CatalogTableCache.Contents(
+                            identity: identity, keysHash: keysHash, textOffset: textOffset, coordinates: coordinates,
+                            firstRows: firstRows, laterRows: laterRows, recordCount: summary.recordCount,
+                            skipped: zip(summary.skipped, skippedSwapped).map { ($0.line, $0.reason, $1) }))
+                }
+                if let reach { keep(within: reach) }
+            } else if let reach, let read = try readCandidates(after: rows, reach: reach) {
                 guard read else { return nil }
                 keptWithinReach = true
             } else {
@@ -71,6 +96,110 @@ package final class CSVCatalogTable: @unchecked Sendable {
         } catch let error as CatalogError {
             throw CatalogError.inFile(path: path, error)
         }
+    }
+
+    /// The catalog's text: as the kept table says it lies in the file (after a byte-order mark or not), or
+    /// as ``CSVCatalogReader`` reads it.
+    private static func text(of input: InputFile, kept: CatalogTableCache.Kept?) throws -> FileBytes {
+        if let kept {
+            let bytes = try input.mapAll()
+            let text = bytes.buffer
+            let mark = text.count >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF
+            if mark == (kept.textOffset == 3) {
+                bytes.skip(kept.textOffset)
+                return bytes
+            }
+        }
+        return try CSVCatalogReader.utf8Bytes(input)
+    }
+
+    /// True when the table came from a ``CatalogTableCache`` (no row was read).
+    package private(set) var readFromCache = false
+
+    /// Per row left out: whether its latitude and longitude looked swapped (what a kept table keeps of it).
+    private var skippedSwapped: [Bool] = []
+
+    /// True when an id has a colon (then the table is not kept: whether such an id clashes with a
+    /// `FILE:LINE` id depends on how the file is named).
+    private var idsHaveColons = false
+
+    /// Takes the clubrooms of a kept table (with `reach`, only its candidates); false when the table points
+    /// beyond the catalog or itself (then nothing is taken).
+    private func take(_ kept: CatalogTableCache.Kept, reach: GeodesicIndex.Reach?) -> Bool {
+        var picked: [Int32]
+        if let reach {
+            guard let found = kept.clubrooms(inCells: reach.touchedCells) else { return false }
+            picked = found.filter { reach.contains(kept.coordinate(Int($0))) }
+            picked.sort()
+            // A damaged table could list a clubroom in two cells.
+            picked = picked.enumerated().filter { $0.offset == 0 || picked[$0.offset - 1] != $0.element }.map(\.element)
+        } else {
+            picked = Array(0..<Int32(kept.count))
+        }
+        guard let skipped = kept.skipped(),
+            adopt(
+                picked, coordinate: kept.coordinate, first: kept.firstRow, later: kept.laterRow,
+                laterCount: kept.laterCount)
+        else {
+            coordinates = []
+            firstRows = []
+            laterRows = []
+            lastRow = []
+            return false
+        }
+        for record in skipped {
+            summary.count(
+                skipping: SkippedRecord(file: path, line: record.line, reason: record.reason), swapped: record.swapped)
+        }
+        summary.count(kept: kept.recordCount - skipped.count)
+        return true
+    }
+
+    /// Keeps only the clubrooms whose position is a candidate of `reach`.
+    private func keep(within reach: GeodesicIndex.Reach) {
+        let (all, first, later) = (coordinates, firstRows, laterRows)
+        coordinates = []
+        firstRows = []
+        laterRows = []
+        let picked = all.indices.filter { reach.contains(all[$0]) }.map { Int32($0) }
+        // The rows were read from this text: they are in bounds.
+        _ = adopt(picked, coordinate: { all[$0] }, first: { first[$0] }, later: { later[$0] }, laterCount: later.count)
+        keptWithinReach = true
+    }
+
+    /// Appends the clubrooms `picked` (in increasing order) of another table, given by their positions, their
+    /// first rows and the rows chained from them; false when a position is invalid or a row out of bounds
+    /// (a chain must go forward, so it ends).
+    private func adopt(
+        _ picked: [Int32], coordinate: (Int) -> Coordinate, first: (Int) -> Row, later: (Int) -> Row, laterCount: Int
+    ) -> Bool {
+        let size = bytes.buffer.count
+        func valid(_ row: Row) -> Bool {
+            row.start >= 0 && row.start < size && row.line >= 1 && row.next >= -1 && Int(row.next) < laterCount
+        }
+        coordinates.reserveCapacity(picked.count)
+        firstRows.reserveCapacity(picked.count)
+        lastRow = [Int32](repeating: -1, count: picked.count)
+        defer { lastRow = [] }
+        for i in picked {
+            let c = coordinate(Int(i))
+            var row = first(Int(i))
+            guard c.isValid, valid(row) else { return false }
+            var next = Int(row.next)
+            row.next = -1
+            coordinates.append(c)
+            firstRows.append(row)
+            var previous = -1
+            while next >= 0 {
+                var chained = later(next)
+                guard next > previous, valid(chained) else { return false }
+                previous = next
+                next = Int(chained.next)
+                chained.next = -1
+                add(chained, toClubroom: coordinates.count - 1)
+            }
+        }
+        return true
     }
 
     /// The number of clubrooms (with a reach: of those kept).
@@ -119,6 +248,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
                 var moved = skipped.record
                 moved.line += lineOffset
                 summary.count(skipping: moved, swapped: skipped.swapped)
+                skippedSwapped.append(skipped.swapped)
             }
             summary.count(kept: piece.kept)
             lineOffset += piece.lineCount
@@ -142,6 +272,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
         let clashPrefix = Array((path + ":").utf8)
         var ids = IdTable(expected: rows)
         for (piece, lineOffset) in zip(pieces, offsets) {
+            if piece.idBytes.contains(0x3A) { idsHaveColons = true }
             for k in piece.starts.indices {
                 let row = Row(start: piece.starts[k], line: Int32(clamping: Int(piece.lines[k]) + lineOffset), next: -1)
                 var group = -1
@@ -364,10 +495,10 @@ package final class CSVCatalogTable: @unchecked Sendable {
                 CSVCatalogReader.record(reader.rows, keys: keys, into: &reader.record)
             }
         }
-        guard let room = catalog.clubrooms.first else {
-            preconditionFailure("CSVCatalogTable: a clubroom's rows gave no clubroom")
-        }
-        return room
+        // A first row without usable coordinates merges into nothing: only a damaged kept table points at one.
+        return catalog.clubrooms.first
+            ?? ClubroomCatalog.clubroom(
+                startedBy: CatalogRecord(), id: "\(path):\(first.line)", coordinate: coordinate, unit: nil)
     }
 
     private typealias SkippedRecord = ClubroomCatalog.SkippedRecord
@@ -721,11 +852,7 @@ private struct IdTable {
     }
 
     /// FNV-1a, 64 bits.
-    static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for c in bytes { hash = (hash ^ UInt64(c)) &* 0x100_0000_01b3 }
-        return hash
-    }
+    static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 { FNV.hash(bytes) }
 
     /// The hash of id `k`.
     private static func hash(_ stored: UnsafeBufferPointer<UInt8>, _ k: Int, _ starts: [Int32]) -> UInt64 {

@@ -110,3 +110,12 @@ package protocol ByteSink: AnyObject {
     /// Takes the bytes of `buffer` and empties it.
     func write(_ buffer: inout ByteBuffer) throws
 }
+
+/// The FNV-1a hash of bytes, 64 bits: quick, and spread well enough for hash tables and file names.
+enum FNV {
+    static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in bytes { hash = (hash ^ UInt64(c)) &* 0x100_0000_01b3 }
+        return hash
+    }
+}

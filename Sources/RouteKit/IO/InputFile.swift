@@ -12,6 +12,9 @@ public final class InputFile {
     package private(set) var byteCount: Int64?
     /// Counts the bytes handed out by ``read(into:)``, for a progress bar.
     package var progress: ProgressCounter?
+    /// Which file this is and its state when opened (a regular file only): what a cache of what was read
+    /// from it is checked against.
+    package private(set) var identity: FileIdentity?
 
     /// Opens `path` for reading; `-` is standard input.
     ///
@@ -31,7 +34,10 @@ public final class InputFile {
             close(opened)
             throw IOError.cannotOpen(path: path, reason: "is a directory")
         }
-        if (info.st_mode & S_IFMT) == S_IFREG { byteCount = Int64(info.st_size) }
+        if (info.st_mode & S_IFMT) == S_IFREG {
+            byteCount = Int64(info.st_size)
+            identity = FileIdentity(info)
+        }
         fd = opened
         ownsDescriptor = true
     }
@@ -134,4 +140,31 @@ public final class InputFile {
             result.append(contentsOf: chunk[0..<n])
         }
     }
+}
+
+/// A regular file as `stat` tells it apart: its device and inode, and its size and times of last change. A file
+/// replaced (renamed over), written or truncated since differs in one of them.
+package struct FileIdentity: Equatable, Sendable {
+    package var device: Int64
+    package var inode: Int64
+    package var size: Int64
+    /// The time of the last change of the contents (`st_mtim`), seconds and nanoseconds.
+    package var modified: (seconds: Int64, nanoseconds: Int64)
+    /// The time of the last change of the contents or the attributes (`st_ctim`).
+    package var changed: (seconds: Int64, nanoseconds: Int64)
+
+    init(_ info: stat) {
+        device = Int64(bitPattern: UInt64(info.st_dev))
+        inode = Int64(bitPattern: UInt64(info.st_ino))
+        size = Int64(info.st_size)
+        modified = (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
+        changed = (Int64(info.st_ctim.tv_sec), Int64(info.st_ctim.tv_nsec))
+    }
+
+    /// The seven numbers, in the order above.
+    package var values: [Int64] {
+        [device, inode, size, modified.seconds, modified.nanoseconds, changed.seconds, changed.nanoseconds]
+    }
+
+    package static func == (a: FileIdentity, b: FileIdentity) -> Bool { a.values == b.values }
 }

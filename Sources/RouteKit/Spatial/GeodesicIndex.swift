@@ -203,6 +203,28 @@ public final class GeodesicIndex: @unchecked Sendable {
             self.cells = cells
         }
 
+        /// The number of cells of the grid (see ``cell(of:)``).
+        package static let cellCount = gridRows * gridColumns
+
+        /// The cell of the grid a position lies in: its row (of latitude) times the columns plus its column (of
+        /// longitude), 0..<``cellCount``.
+        @inline(__always)
+        package static func cell(of c: Coordinate) -> Int { row(c.latitude) * gridColumns + column(c.longitude) }
+
+        /// The cells of the grid where candidates may lie, in increasing order: a position in any other cell is
+        /// not one.
+        package var touchedCells: [Int] {
+            var result: [Int] = []
+            for (w, word) in cells.enumerated() where word != 0 {
+                var bits = word
+                while bits != 0 {
+                    result.append(w << 6 | bits.trailingZeroBitCount)
+                    bits &= bits - 1
+                }
+            }
+            return result
+        }
+
         /// The grid row of a latitude (the last for 90°).
         @inline(__always)
         private static func row(_ latitude: Double) -> Int {
@@ -226,7 +248,7 @@ public final class GeodesicIndex: @unchecked Sendable {
         /// True when `c` is a candidate (always when it is within the radius of a centre).
         @inline(__always)
         package func contains(_ c: Coordinate) -> Bool {
-            let cell = Self.row(c.latitude) * Self.gridColumns + Self.column(c.longitude)
+            let cell = Self.cell(of: c)
             guard cells[cell >> 6] & 1 << UInt64(cell & 63) != 0 else { return false }
             let place = (c.latitude + 90) / 180 * Double(Self.slices)
             let slice = place >= 0 ? min(Self.slices - 1, Int(place)) : 0

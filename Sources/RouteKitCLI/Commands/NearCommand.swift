@@ -60,6 +60,7 @@ struct NearCommand: Command {
     var quiet = false
     var exhaustive = false
     var verbose = false
+    var cache: String?
 
     static var options: [Option<Self>] {
         [
@@ -130,6 +131,16 @@ struct NearCommand: Command {
                     placeholders for ID_Application and ID_Login (and ID_Unit) first.
                     """,
                 sets: \.skautISRequest),
+            .value(
+                "--cache", name: "FOLDER",
+                help: """
+                    Where the tables of CSV catalogs of a megabyte or more are kept, so that
+                    the next search need not read the catalog again (default $ROUTEKIT_CACHE,
+                    else $XDG_CACHE_HOME/routekit or ~/.cache/routekit); off keeps none. A
+                    search of more than 4 positions keeps one; a table is used only while
+                    the catalog is unchanged.
+                    """,
+                into: \.cache),
             .output(into: \.output),
             .flag(
                 "-v", "--verbose", help: "Print how long reading, indexing and searching took, on standard error.",
@@ -168,6 +179,7 @@ struct NearCommand: Command {
             }
             return
         }
+        if cache == "" { throw CLIError.usage("--cache takes a folder, or off to keep no table") }
         let places = [at != nil, atFile != nil, along != nil].filter { $0 }.count
         guard places == 1 else {
             throw CLIError.usage(
@@ -260,7 +272,8 @@ struct NearCommand: Command {
             if verbose {
                 note(
                     answers, console: console,
-                    timing: "read \(table.count) clubrooms\(table.keptWithinReach ? " near the positions" : "") in "
+                    timing: "read \(table.count) clubrooms\(table.keptWithinReach ? " near the positions" : "")"
+                        + "\(table.readFromCache ? " from the kept table" : "") in "
                         + "\(Clock.milliseconds(read - started)); "
                         + (few
                             ? "no index (few positions: scanned); "
@@ -330,10 +343,13 @@ struct NearCommand: Command {
         // The reach (and its grid) is built only when it is to be used.
         let narrow =
             GeodesicIndex.Reach.areaShare(radius, centers: positions.count) <= CatalogTableSearch.reachAreaLimit
+        let folder = cache ?? CatalogTableCache.folder { getenv($0).map { String(cString: $0) } }
         guard
             let table = try CSVCatalogTable(
                 path: catalogs[0], columns: columns, progress: counter,
-                reach: narrow ? GeodesicIndex.Reach(radius, of: positions.map(\.coordinate)) : nil)
+                reach: narrow ? GeodesicIndex.Reach(radius, of: positions.map(\.coordinate)) : nil,
+                cache: folder == "off" ? nil : folder.map(CatalogTableCache.init),
+                keepsTable: positions.count > CatalogTableSearch.scanLimit)
         else { return nil }
         progress?.finish()
         Self.reportSkipped(table.summary, quiet: quiet, console: console)

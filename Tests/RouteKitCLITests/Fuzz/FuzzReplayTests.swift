@@ -1,4 +1,5 @@
 import Foundation
+import RouteKit
 import RouteKitCLI
 import Testing
 
@@ -106,6 +107,11 @@ import Testing
                 (Data("49.1951,16.6068\n60km\n50.0755,14.4378,Praha\n".utf8), [.success, .success]),
                 (Data("91,0\n20100km\n".utf8), [.usage, .usage]),
             ]
+        case .table:
+            // The table as kept; the counts, positions and rows after them overturned; the table lengthened.
+            return [Data(), Data(repeating: 0xA5, count: 200), Data(repeating: 0x01, count: 40_000)].map {
+                ($0, [.success, .success, .success])
+            }
         case .row:
             let units = #"[{"name":"1. oddíl","registration_number":"621.03.01","water":true}]"#
             let meetings = #"[{"weekday":2,"time_from":"PT16H30M","categories":[{"age_from":7,"sex":"female"}]}]"#
@@ -130,6 +136,21 @@ import Testing
                 results.map(\.code) == run.codes,
                 "\(target.rawValue) input \(index): \(results.map { ($0.arguments.joined(separator: " "), $0.code) })")
         }
+    }
+
+    /// The table target's searches read the table it lays out (not the catalog, which would fuzz nothing).
+    @Test func theTableTargetSearchesThroughTheKeptTable() {
+        FuzzInput.layTable(over: UnsafeRawBufferPointer(start: nil, count: 0))
+        defer { FuzzInput.emptyOutputFolder() }
+        final class Capture: @unchecked Sendable { var text = "" }
+        let errors = Capture()
+        let console = Console(
+            writeError: { errors.text += $0 }, standardOutput: { try RouteKit.OutputStream.create(path: "/dev/null") })
+        let code = RouteKitCLI.run(
+            ["near", "--at", "49.2,16.6", "--cache", FuzzInput.outputFolder, "-v", FuzzInput.largeCatalog],
+            console: console)
+        #expect(code == .success)
+        #expect(errors.text.contains("from the kept table"), "\(errors.text)")
     }
 
     @Test(.requires(.python3)) func theBundleTargetRunsARealZIPToTheEnd() throws {

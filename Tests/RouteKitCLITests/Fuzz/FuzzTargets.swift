@@ -33,6 +33,12 @@ enum FuzzTarget: String, CaseIterable {
     /// An elevation model (a raster GDAL reads, or anything else) through `--dem`, as a file and as the one tile
     /// of a folder, for a track with points all over the Earth: `stats` and `convert`, replacing and filling.
     case dem
+    /// A kept table of a CSV catalog (`near --cache`): the bytes are laid over a table kept for a catalog of a
+    /// megabyte (each byte XORed into the table's from its 81st on, past the numbers that name the catalog
+    /// and its columns; an input longer than the table lengthens it), then `near` searches through it from
+    /// two positions (the clubrooms near them), from one, and from six (which keeps a table again when this
+    /// one is read past).
+    case table
     /// A row of a clubroom table as PostGIS gives it to a search: the bytes are the row's 14 values
     /// separated by tabs (`\\N` for NULL), decoded as ``ClubroomRow`` decodes what a query returns.
     case row
@@ -98,6 +104,17 @@ enum FuzzTarget: String, CaseIterable {
                 ["near", "--at", at, "--radius", radius, catalog],
                 ["near", "--at-file", positions, "--radius", radius, "--format", "csv", catalog],
             ]
+        case .table:
+            FuzzInput.layTable(over: bytes)
+            defer { FuzzInput.emptyOutputFolder() }
+            let cache = [
+                "--cache", FuzzInput.outputFolder, "--format", "csv", "-o", "/dev/null", FuzzInput.largeCatalog,
+            ]
+            return [
+                ["near", "--at-file", FuzzInput.twoPositions, "--radius", "300km"] + cache,
+                ["near", "--at", "49.2,16.6", "--radius", "100km"] + cache,
+                ["near", "--at-file", FuzzInput.sixPositions, "--radius", "20000km"] + cache,
+            ].map { ($0, RouteKitCLI.run($0, console: FuzzInput.console)) }
         case .row:
             let fields = bytes.split(separator: 0x09, omittingEmptySubsequences: false).map { field -> String? in
                 let text = String(decoding: field, as: UTF8.self)
@@ -173,7 +190,12 @@ enum FuzzInput {
 
     /// Removes what a run wrote into ``outputFolder`` (files only: the commands make no subfolders).
     static func emptyOutputFolder() {
-        guard let dir = opendir(outputFolder) else { return }  // NULL on error: nothing to remove
+        for name in names(in: outputFolder) { unlink(outputFolder + "/" + name) }
+    }
+
+    /// The names of the files in `folder`.
+    static func names(in folder: String) -> [String] {
+        guard let dir = opendir(folder) else { return [] }  // NULL on error: nothing there
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {  // NULL at the end
@@ -182,7 +204,7 @@ enum FuzzInput {
             }
             if name != "." && name != ".." { names.append(name) }
         }
-        for name in names { unlink(outputFolder + "/" + name) }
+        return names
     }
 
     static let oneClubroom = Array("id,name,lat,lon\n1,Klubovna,50.0755,14.4378\n".utf8)
@@ -196,20 +218,59 @@ enum FuzzInput {
             + #"<trkpt lat="46.2" lon="13.2"/></trkseg></trk></gpx>"#).utf8)
 
     /// Six positions (more than ``CatalogTableSearch/scanLimit``: the table builds its index), written once.
-    static let sixPositions = positionsFile("50,14\n-33.9,18.4\n89.9,0\n-89.9,179.9\n0,-180\n35.7,139.7\n")
+    static let sixPositions = unlinkedFile("50,14\n-33.9,18.4\n89.9,0\n-89.9,179.9\n0,-180\n35.7,139.7\n")
 
     /// Two positions (a table for them keeps only the clubrooms that may be near them), written once.
-    static let twoPositions = positionsFile("50,14\n49.2,16.6\n")
+    static let twoPositions = unlinkedFile("50,14\n49.2,16.6\n")
 
-    /// A positions file of `text` (a file already unlinked, named through the process's descriptor).
-    private static func positionsFile(_ text: String) -> String {
-        var template = Array("/tmp/routekit-fuzz-positions-XXXXXX".utf8CString)
+    /// A file of `text` (a file already unlinked, named through the process's descriptor).
+    private static func unlinkedFile(_ text: String) -> String {
+        var template = Array("/tmp/routekit-fuzz-file-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // -1 on error
-        precondition(fd >= 0, "cannot create a fuzz positions file")
+        precondition(fd >= 0, "cannot create a fuzz file")
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         let bytes = Array(text.utf8)
         precondition(bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, 0) } == bytes.count)
         return "/proc/self/fd/\(fd)"
+    }
+
+    /// A CSV catalog of a megabyte (a table of it is kept): rows of one place, rows without an id or without
+    /// coordinates, decimal commas, and a note a megabyte long; written once.
+    static let largeCatalog: String = {
+        var text = "Realty_ID;Unit;RegistrationNumber;MeetingDate_WeekDay;lat;lon;Note\n"
+        for k in 0..<400 {
+            let id = k % 9 == 0 ? "" : "\(k / 3)"
+            let place = k % 23 == 0 ? ";" : "\(49 + Double(k % 40) * 0.05);\(14 + Double(k % 37) * 0.1)"
+            text += "\(id);\(k % 7). oddíl;621.\(k % 5);\(["po", "út", "st"][k % 3]);\(place);n\(k)\n"
+        }
+        text += "9999;x;1;po;49,2;16,6;" + String(repeating: "x", count: 1 << 20) + "\n"
+        return unlinkedFile(text)
+    }()
+
+    /// The table kept for ``largeCatalog`` (its file's name and bytes), made once by a search.
+    private static let keptTable: (name: String, bytes: [UInt8]) = {
+        let search = [
+            "near", "--at-file", sixPositions, "--cache", outputFolder, "-o", "/dev/null", largeCatalog,
+        ]
+        precondition(RouteKitCLI.run(search, console: console) == .success, "cannot keep a fuzz table")
+        let name = names(in: outputFolder).first { $0.hasSuffix(".table") } ?? ""
+        let bytes = contents(outputFolder + "/" + name) ?? []
+        precondition(bytes.count > 80, "no fuzz table kept")
+        emptyOutputFolder()
+        return (name, bytes)
+    }()
+
+    /// Writes ``keptTable`` with `bytes` laid over it (see ``FuzzTarget/table``) where a search looks for it.
+    static func layTable(over bytes: UnsafeRawBufferPointer) {
+        var table = keptTable.bytes
+        for (k, byte) in bytes.enumerated() {
+            if 80 + k < table.count { table[80 + k] ^= byte } else { table.append(byte) }
+        }
+        let path = outputFolder + "/" + keptTable.name
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)  // -1 on error
+        precondition(fd >= 0, "cannot write a fuzz table")
+        precondition(table.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) } == table.count)
+        close(fd)
     }
 
     /// `near` over the catalog at `path` through the table and through the full reader: from six positions

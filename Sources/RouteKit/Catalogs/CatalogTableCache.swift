@@ -1,0 +1,346 @@
+import Glibc
+
+/// A folder where the tables of large CSV catalogs (``CSVCatalogTable``) are kept between runs, so that a
+/// search need not read the catalog again: where each clubroom's rows start, its position, the rows left out,
+/// and the clubrooms by cell of the ``GeodesicIndex/Reach`` grid (so that a search near a few positions
+/// touches only the clubrooms near them).
+///
+/// A kept table is one file, named by a hash of the catalog's device and inode. It holds the catalog's
+/// ``FileIdentity`` (device, inode, size and times of change) and the columns it was read with, and it is used
+/// only while both match: a catalog written, replaced or truncated since is read afresh and its table kept
+/// again. A table is written atomically (a temporary file renamed into place), the folder keeps the
+/// ``keptTables`` used last, and a table that cannot be written or read is no error: the catalog is read
+/// as without a cache. A kept table is checked before it is used (its sizes against the file's, every row
+/// and cell it points to against the catalog's and the table's bounds); one that fails is read afresh.
+package struct CatalogTableCache: Sendable {
+    /// The folder (made when the first table is kept).
+    package let folder: String
+    /// Catalogs smaller than this are read afresh every time (a megabyte reads in a millisecond or two).
+    package static let minimumBytes: Int64 = 1 << 20
+    /// How many tables the folder keeps: the one used least recently goes when another comes.
+    package static let keptTables = 8
+
+    package init(folder: String) {
+        self.folder = folder
+    }
+
+    /// The folder the environment names: `ROUTEKIT_CACHE` (a folder, or `off` for none), else
+    /// `$XDG_CACHE_HOME/routekit`, else `$HOME/.cache/routekit`; nil for none.
+    package static func folder(environment: (String) -> String?) -> String? {
+        if let named = environment("ROUTEKIT_CACHE"), !named.isEmpty { return named == "off" ? nil : named }
+        if let base = environment("XDG_CACHE_HOME"), base.hasPrefix("/") { return base + "/routekit" }
+        if let home = environment("HOME"), home.hasPrefix("/") { return home + "/.cache/routekit" }
+        return nil
+    }
+
+    /// The file of the table of the catalog `identity` describes: named by a hash of its device and inode, so
+    /// that every path to it finds it, and a catalog replaced by another file has another.
+    private func file(for identity: FileIdentity) -> String {
+        let name = String(
+            FNV.hash(identity.values.prefix(2).flatMap { withUnsafeBytes(of: $0, Array.init) }), radix: 16)
+        return folder + "/catalog-" + String(repeating: "0", count: 16 - name.count) + name + ".table"
+    }
+
+    /// The table kept for the catalog as `identity` describes it now; nil when none is kept, or it was kept for
+    /// another state of the file or is damaged.
+    func table(for identity: FileIdentity) -> Kept? {
+        let file = file(for: identity)
+        guard let input = try? InputFile(path: file), let size = input.byteCount, size >= Layout.headerSize,
+            let bytes = try? input.mapAll(), let kept = Kept(bytes, identity: identity)
+        else { return nil }
+        utimensat(AT_FDCWD, file, nil, 0)  // -1 on error: the table then only looks older than it is
+        return kept
+    }
+
+    /// Keeps the table of a catalog; nothing happens when it cannot be written (then the catalog is read
+    /// afresh next time).
+    func keep(_ table: Contents) {
+        guard Self.makeFolder(folder), let output = try? OutputStream.create(path: file(for: table.identity)) else {
+            return
+        }
+        let bytes = Layout.bytes(of: table)
+        let written = bytes.withUnsafeBytes { (try? output.write(bytes: $0)) != nil }
+        guard written, (try? output.commit()) != nil else { return }
+        prune()
+    }
+
+    /// Makes `folder` and those above it that are missing; false when it cannot be made.
+    private static func makeFolder(_ folder: String) -> Bool {
+        var path = ""
+        for part in folder.split(separator: "/", omittingEmptySubsequences: false) {
+            path += path.isEmpty && folder.hasPrefix("/") ? "/" + part : (path.isEmpty ? "" : "/") + part
+            if path.isEmpty || path == "/" { continue }
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { return false }  // -1 on error, errno set
+        }
+        return true
+    }
+
+    /// Removes the tables used least recently beyond ``keptTables``.
+    private func prune() {
+        guard let dir = opendir(folder) else { return }  // NULL on error: nothing to prune
+        var tables: [(used: Int, path: String)] = []
+        while let entry = readdir(dir) {  // NULL at the end
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix("catalog-"), name.hasSuffix(".table") else { continue }
+            var info = stat()
+            let path = folder + "/" + name
+            if stat(path, &info) == 0 { tables.append((Int(info.st_mtim.tv_sec), path)) }  // -1 on error
+        }
+        closedir(dir)
+        guard tables.count > Self.keptTables else { return }
+        for table in tables.sorted(by: { $0.used < $1.used }).prefix(tables.count - Self.keptTables) {
+            unlink(table.path)
+        }
+    }
+
+    /// What a table is kept from: everything ``CSVCatalogTable`` reads of its catalog.
+    struct Contents {
+        var identity: FileIdentity
+        /// The hash of the delimiter and of the field each column holds (see ``keysHash(delimiter:keys:)``).
+        var keysHash: UInt64
+        /// The bytes before the text read (3 for a byte-order mark).
+        var textOffset: Int
+        var coordinates: [Coordinate]
+        var firstRows: [CSVCatalogTable.Row]
+        var laterRows: [CSVCatalogTable.Row]
+        var recordCount: Int
+        var skipped: [(line: Int, reason: String, swapped: Bool)]
+    }
+
+    /// The hash of a catalog's delimiter and of the field each of its columns holds.
+    static func keysHash(delimiter: UInt8, keys: [CatalogRecord.Field?]) -> UInt64 {
+        FNV.hash([delimiter] + keys.map { $0.map { UInt8($0.rawValue) } ?? 0xFF })
+    }
+
+    /// A kept table, mapped: read through accessors that check nothing but the file's own layout (the
+    /// table checks what it takes against the catalog).
+    struct Kept {
+        private let bytes: FileBytes
+        private let raw: UnsafeRawBufferPointer
+        let keysHash: UInt64
+        let textOffset: Int
+        /// The clubrooms, their later rows and the grid's non-empty cells.
+        let count: Int
+        let laterCount: Int
+        private let cellCount: Int
+        let recordCount: Int
+        private let skippedCount: Int
+        private let offsets: Layout.Offsets
+
+        /// The table in `bytes` when its header is whole and names `identity`, and its sizes add up to the
+        /// file's.
+        init?(_ bytes: FileBytes, identity: FileIdentity) {
+            self.bytes = bytes
+            let raw = UnsafeRawBufferPointer(bytes.buffer)
+            self.raw = raw
+            guard raw.count >= Layout.headerSize else { return nil }
+            let header = (0..<Layout.headerFields).map { raw.loadUnaligned(fromByteOffset: $0 * 8, as: Int64.self) }
+            guard header[0] == Layout.magic, header[1] == Layout.byteOrder,
+                Array(header[2..<9]) == identity.values
+            else { return nil }
+            keysHash = UInt64(bitPattern: header[9])
+            let limit = Int64(Int32.max)
+            guard header[10] == 0 || header[10] == 3, (0...limit).contains(header[11]),
+                (0...limit).contains(header[12]), (0...Int64(GeodesicIndex.Reach.cellCount)).contains(header[13]),
+                (0...Int64.max / 2).contains(header[14]), (0...limit).contains(header[15]),
+                (0...limit).contains(header[16])
+            else { return nil }
+            textOffset = Int(header[10])
+            count = Int(header[11])
+            laterCount = Int(header[12])
+            cellCount = Int(header[13])
+            recordCount = Int(header[14])
+            skippedCount = Int(header[15])
+            offsets = Layout.Offsets(
+                count: count, laterCount: laterCount, cellCount: cellCount, skippedCount: skippedCount,
+                reasonBytes: Int(header[16]))
+            guard offsets.end == raw.count, recordCount >= skippedCount else { return nil }
+        }
+
+        /// The position of clubroom `i` (0..<``count``).
+        func coordinate(_ i: Int) -> Coordinate {
+            let at = offsets.coordinates + i * 16
+            return Coordinate(
+                latitude: raw.loadUnaligned(fromByteOffset: at, as: Double.self),
+                longitude: raw.loadUnaligned(fromByteOffset: at + 8, as: Double.self))
+        }
+
+        /// The first row of clubroom `i` (0..<``count``).
+        func firstRow(_ i: Int) -> CSVCatalogTable.Row { row(at: offsets.firstRows + i * 16) }
+
+        /// Later row `j` (0..<``laterCount``).
+        func laterRow(_ j: Int) -> CSVCatalogTable.Row { row(at: offsets.laterRows + j * 16) }
+
+        private func row(at offset: Int) -> CSVCatalogTable.Row {
+            CSVCatalogTable.Row(
+                start: Int(raw.loadUnaligned(fromByteOffset: offset, as: Int64.self)),
+                line: raw.loadUnaligned(fromByteOffset: offset + 8, as: Int32.self),
+                next: raw.loadUnaligned(fromByteOffset: offset + 12, as: Int32.self))
+        }
+
+        /// The clubrooms in the cells `cells` (increasing), in the order of the cells; nil when the table's
+        /// cells are out of order or point beyond its clubrooms.
+        func clubrooms(inCells cells: [Int]) -> [Int32]? {
+            var found: [Int32] = []
+            var low = 0
+            for cell in cells {
+                // The first non-empty cell at or after `cell`, by bisection from the last one found.
+                var high = cellCount
+                while low < high {
+                    let mid = (low + high) / 2
+                    if cellNumber(mid) < cell { low = mid + 1 } else { high = mid }
+                }
+                guard low < cellCount, cellNumber(low) == cell else { continue }
+                let from = cellStart(low)
+                let to = cellStart(low + 1)
+                guard from >= 0, from <= to, to <= count else { return nil }
+                for k in from..<to {
+                    let i = raw.loadUnaligned(fromByteOffset: offsets.members + k * 4, as: Int32.self)
+                    guard i >= 0, Int(i) < count else { return nil }
+                    found.append(i)
+                }
+            }
+            return found
+        }
+
+        /// The cell of entry `k` of the grid's non-empty cells (``cellCount`` for the closing entry).
+        private func cellNumber(_ k: Int) -> Int {
+            Int(raw.loadUnaligned(fromByteOffset: offsets.cells + k * 8, as: Int32.self))
+        }
+
+        /// Where the clubrooms of entry `k` of the non-empty cells begin among the cells' members.
+        private func cellStart(_ k: Int) -> Int {
+            Int(raw.loadUnaligned(fromByteOffset: offsets.cells + k * 8 + 4, as: Int32.self))
+        }
+
+        /// The rows left out: line, reason and whether the latitude and longitude looked swapped; nil when a
+        /// reason lies beyond the file.
+        func skipped() -> [(line: Int, reason: String, swapped: Bool)]? {
+            var result: [(line: Int, reason: String, swapped: Bool)] = []
+            result.reserveCapacity(skippedCount)
+            let reasons = offsets.reasons
+            for k in 0..<skippedCount {
+                let at = offsets.skipped + k * 16
+                let line = raw.loadUnaligned(fromByteOffset: at, as: Int64.self)
+                let start = Int(raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self))
+                let packed = raw.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self)
+                let length = Int(packed & 0x7FFF_FFFF)
+                guard line >= 1, line <= Int32.max, start + length <= offsets.reasonBytes else { return nil }
+                let reason = String(
+                    decoding: UnsafeRawBufferPointer(rebasing: raw[(reasons + start)..<(reasons + start + length)]),
+                    as: UTF8.self)
+                result.append((Int(line), reason, packed >> 31 != 0))
+            }
+            return result
+        }
+    }
+
+    /// The layout of a kept table: a header of 8-byte numbers in the machine's byte order (checked by a
+    /// known number), then the sections, each at a multiple of 8 bytes.
+    ///
+    /// Header: magic, byte order, the catalog's identity (7 numbers), the keys' hash, the text offset, the
+    /// clubrooms, the later rows, the non-empty cells, the records, the rows left out, the bytes of their
+    /// reasons. Sections: positions (latitude, longitude: 2 doubles a clubroom); first rows and later rows
+    /// (start, 8 bytes; line and next, 4 each); the non-empty cells (cell, start among the members: 4 bytes
+    /// each) and a closing entry (``GeodesicIndex/Reach/cellCount``, the clubrooms); the members (a
+    /// clubroom's number, 4 bytes, by cell and then in catalog order); the rows left out (line, 8 bytes;
+    /// the start of the reason and its length, with the top bit for swapped-looking coordinates, 4 each);
+    /// the reasons' bytes.
+    enum Layout {
+        /// "RKTABLE1" read as a little-endian number: the format and its version.
+        static let magic = Int64(bitPattern: 0x3145_4C42_4154_4B52)
+        static let byteOrder: Int64 = 0x0102_0304_0506_0708
+        static let headerFields = 17
+        static let headerSize = Int64(headerFields * 8)
+
+        /// Where each section starts.
+        struct Offsets {
+            var coordinates: Int
+            var firstRows: Int
+            var laterRows: Int
+            var cells: Int
+            var members: Int
+            var skipped: Int
+            var reasons: Int
+            var reasonBytes: Int
+            var end: Int
+
+            init(count: Int, laterCount: Int, cellCount: Int, skippedCount: Int, reasonBytes: Int) {
+                coordinates = Int(headerSize)
+                firstRows = coordinates + count * 16
+                laterRows = firstRows + count * 16
+                cells = laterRows + laterCount * 16
+                members = cells + (cellCount + 1) * 8
+                skipped = members + (count * 4 + 7) / 8 * 8
+                reasons = skipped + skippedCount * 16
+                self.reasonBytes = reasonBytes
+                end = reasons + (reasonBytes + 7) / 8 * 8
+            }
+        }
+
+        /// The file of `table`.
+        static func bytes(of table: Contents) -> [UInt8] {
+            let count = table.coordinates.count
+            // The clubrooms by cell (a counting sort keeps catalog order within a cell).
+            let cellOf = table.coordinates.map(GeodesicIndex.Reach.cell)
+            // Per cell: how many clubrooms it has, then where they start, then where the next goes.
+            var place = [Int32](repeating: 0, count: GeodesicIndex.Reach.cellCount + 1)
+            for cell in cellOf { place[cell + 1] += 1 }
+            var cells: [(cell: Int32, start: Int32)] = []
+            for cell in 0..<GeodesicIndex.Reach.cellCount {
+                if place[cell + 1] > 0 { cells.append((Int32(cell), place[cell])) }
+                place[cell + 1] += place[cell]
+            }
+            var members = [Int32](repeating: 0, count: count)
+            for (i, cell) in cellOf.enumerated() {
+                members[Int(place[cell])] = Int32(i)
+                place[cell] += 1
+            }
+            let reasons = table.skipped.map { Array($0.reason.utf8.prefix(0x7FFF_FFFF)) }
+            let offsets = Offsets(
+                count: count, laterCount: table.laterRows.count, cellCount: cells.count,
+                skippedCount: table.skipped.count, reasonBytes: reasons.reduce(0) { $0 + $1.count })
+            var bytes = [UInt8](repeating: 0, count: offsets.end)
+            bytes.withUnsafeMutableBytes { raw in
+                let header: [Int64] =
+                    [magic, byteOrder] + table.identity.values + [
+                        Int64(bitPattern: table.keysHash), Int64(table.textOffset), Int64(count),
+                        Int64(table.laterRows.count), Int64(cells.count), Int64(table.recordCount),
+                        Int64(table.skipped.count), Int64(offsets.reasonBytes),
+                    ]
+                for (k, value) in header.enumerated() { raw.storeBytes(of: value, toByteOffset: k * 8, as: Int64.self) }
+                for (i, c) in table.coordinates.enumerated() {
+                    raw.storeBytes(of: c.latitude, toByteOffset: offsets.coordinates + i * 16, as: Double.self)
+                    raw.storeBytes(of: c.longitude, toByteOffset: offsets.coordinates + i * 16 + 8, as: Double.self)
+                }
+                for (rows, start) in [(table.firstRows, offsets.firstRows), (table.laterRows, offsets.laterRows)] {
+                    for (i, row) in rows.enumerated() {
+                        raw.storeBytes(of: Int64(row.start), toByteOffset: start + i * 16, as: Int64.self)
+                        raw.storeBytes(of: row.line, toByteOffset: start + i * 16 + 8, as: Int32.self)
+                        raw.storeBytes(of: row.next, toByteOffset: start + i * 16 + 12, as: Int32.self)
+                    }
+                }
+                for (k, entry) in (cells + [(Int32(GeodesicIndex.Reach.cellCount), Int32(count))]).enumerated() {
+                    raw.storeBytes(of: entry.cell, toByteOffset: offsets.cells + k * 8, as: Int32.self)
+                    raw.storeBytes(of: entry.start, toByteOffset: offsets.cells + k * 8 + 4, as: Int32.self)
+                }
+                for (k, i) in members.enumerated() {
+                    raw.storeBytes(of: i, toByteOffset: offsets.members + k * 4, as: Int32.self)
+                }
+                var reasonStart = 0
+                for (k, skipped) in table.skipped.enumerated() {
+                    let at = offsets.skipped + k * 16
+                    raw.storeBytes(of: Int64(skipped.line), toByteOffset: at, as: Int64.self)
+                    raw.storeBytes(of: UInt32(reasonStart), toByteOffset: at + 8, as: UInt32.self)
+                    let packed = UInt32(reasons[k].count) | (skipped.swapped ? 1 << 31 : 0)
+                    raw.storeBytes(of: packed, toByteOffset: at + 12, as: UInt32.self)
+                    for (j, byte) in reasons[k].enumerated() { raw[offsets.reasons + reasonStart + j] = byte }
+                    reasonStart += reasons[k].count
+                }
+            }
+            return bytes
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import RouteKit
+import Testing
+
+/// A table kept between runs must give exactly what reading the catalog gives, and only while the catalog is
+/// the one it was kept for; a damaged one must be read past, never trusted.
+@Suite struct CatalogTableCacheTests {
+    /// A temporary folder with a catalog of a megabyte or more (what real files have, see
+    /// ``CSVCatalogTableTests/catalog(rows:seed:quotes:sortedIds:)``) and a cache folder in it.
+    struct Setting {
+        var folder: URL
+        var path: String
+        var cache: CatalogTableCache
+
+        init(quotes: Bool = true, sortedIds: Bool = false, bytes: [UInt8]? = nil) throws {
+            folder = try Fixture.temporaryFolder()
+            let text =
+                bytes ?? CSVCatalogTableTests.catalog(rows: 24_000, seed: 7, quotes: quotes, sortedIds: sortedIds)
+            #expect(text.count >= CatalogTableCache.minimumBytes)
+            path = try Fixture.write(text, name: "catalog.csv", in: folder)
+            cache = CatalogTableCache(folder: folder.appendingPathComponent("cache/routekit").path)
+        }
+
+        /// The tables kept, by name.
+        var tables: [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: cache.folder)) ?? []).sorted()
+        }
+
+        /// The one table kept.
+        var table: URL { URL(fileURLWithPath: cache.folder).appendingPathComponent(tables[0]) }
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    func expectSame(_ a: CSVCatalogTable, _ b: CSVCatalogTable, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(a.count == b.count, sourceLocation: sourceLocation)
+        #expect(a.coordinates == b.coordinates, sourceLocation: sourceLocation)
+        #expect(a.summary.skipped == b.summary.skipped, sourceLocation: sourceLocation)
+        #expect(a.summary.recordCount == b.summary.recordCount, sourceLocation: sourceLocation)
+        #expect(a.summary.swappedLooking == b.summary.swappedLooking, sourceLocation: sourceLocation)
+        guard a.count == b.count else { return }
+        let all = Array(0..<a.count)
+        #expect(a.clubrooms(at: all) == b.clubrooms(at: all), sourceLocation: sourceLocation)
+    }
+
+    static let positions = [
+        Coordinate(latitude: 50, longitude: 14), Coordinate(latitude: -33.9, longitude: 18.4),
+        Coordinate(latitude: 89.5, longitude: 0), Coordinate(latitude: 0, longitude: 179.9),
+        Coordinate(latitude: 35.7, longitude: 139.7), Coordinate(latitude: -60, longitude: -70),
+    ]
+
+    @Test(arguments: [(true, false), (false, true)])
+    func aKeptTableGivesWhatTheCatalogGives(quotes: Bool, sortedIds: Bool) throws {
+        let setting = try Setting(quotes: quotes, sortedIds: sortedIds)
+        defer { setting.remove() }
+        let path = setting.path
+        let plain = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil))
+        #expect(plain.summary.skipped.count > 100 && plain.summary.swappedLooking > 0)
+        let first = try #require(
+            try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true))
+        #expect(!first.readFromCache)
+        #expect(setting.tables.count == 1)
+        expectSame(first, plain)
+        let second = try #require(
+            try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache))
+        #expect(second.readFromCache)
+        expectSame(second, plain)
+        // Within a reach, a kept table gives what reading the catalog for the reach gives, and so does a table
+        // read whole (to be kept) and then narrowed to the reach.
+        for radius in [1_000.0, 300_000, 2_000_000] {
+            let reach = GeodesicIndex.Reach(radius, of: Self.positions)
+            let near = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil, reach: reach))
+            let kept = try #require(
+                try CSVCatalogTable(path: path, columns: .init(), progress: nil, reach: reach, cache: setting.cache))
+            #expect(kept.readFromCache && kept.keptWithinReach)
+            let keeping = try #require(
+                try CSVCatalogTable(
+                    path: path, columns: .init(), progress: nil, reach: reach,
+                    cache: CatalogTableCache(folder: setting.folder.appendingPathComponent("other-\(radius)").path),
+                    keepsTable: true))
+            #expect(!keeping.readFromCache && keeping.keptWithinReach)
+            if near.keptWithinReach {
+                expectSame(kept, near)
+                expectSame(keeping, near)
+            } else {
+                // Read whole (too many candidates): the searches agree, as the other tests check.
+                #expect(kept.count <= near.count)
+            }
+        }
+    }
+
+    @Test func aTableIsKeptOnlyWhenAskedAndOfLargeCatalogs() throws {
+        let setting = try Setting()
+        defer { setting.remove() }
+        _ = try CSVCatalogTable(path: setting.path, columns: .init(), progress: nil, cache: setting.cache)
+        #expect(setting.tables.isEmpty)
+        let small = try Fixture.write(Array("id,lat,lon\n1,50,14\n".utf8), name: "small.csv", in: setting.folder)
+        _ = try CSVCatalogTable(path: small, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true)
+        #expect(setting.tables.isEmpty)
+        // Ids with a colon could clash with the FILE:LINE ids of rows without one, depending on how the file
+        // is named: such a catalog is read every time.
+        let colons = try Fixture.write(
+            Array(("id,lat,lon,note\na:1,50,14," + String(repeating: "x", count: 1 << 20) + "\n").utf8),
+            name: "colons.csv", in: setting.folder)
+        _ = try CSVCatalogTable(path: colons, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true)
+        #expect(setting.tables.isEmpty)
+    }
+
+    @Test func aCatalogChangedSinceOrReadWithOtherColumnsIsReadAfresh() throws {
+        let setting = try Setting()
+        defer { setting.remove() }
+        let path = setting.path
+        _ = try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true)
+        // Another column for the latitudes: the kept table is not used.
+        let swapped = CSVCatalogReader.Columns(latitude: "lon", longitude: "lat")
+        let other = try #require(try CSVCatalogTable(path: path, columns: swapped, progress: nil, cache: setting.cache))
+        #expect(!other.readFromCache)
+        // A row added (the same size would do: the time of the change differs).
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("999999,x,621,po,1,50.5,14.5,n\n".utf8))
+        try handle.close()
+        let changed = try #require(
+            try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache))
+        #expect(!changed.readFromCache)
+        expectSame(changed, try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil)))
+        #expect(changed.coordinates.last == Coordinate(latitude: 50.5, longitude: 14.5))
+    }
+
+    /// Damages, each at a byte offset of the kept table (see ``CatalogTableCache/Layout``) and the value
+    /// written there.
+    static let damages: [(what: String, offset: @Sendable (Int) -> Int, value: Int64)] = [
+        ("a clubroom count beyond the file", { _ in 11 * 8 }, 1 << 40),
+        ("an unknown text offset", { _ in 10 * 8 }, 1),
+        ("a position that is no coordinate", { _ in 17 * 8 }, Int64(bitPattern: Double.nan.bitPattern)),
+        ("a first row beyond the text", { n in 17 * 8 + n * 16 }, 1 << 40),
+        ("a first row before the text", { n in 17 * 8 + n * 16 }, -5),
+        ("a chain to a row beyond the later rows", { n in 17 * 8 + n * 16 + 8 }, Int64(Int32.max) << 32 | 1),
+        ("a later row chained to itself", { n in 17 * 8 + 2 * n * 16 + 8 }, 1),
+    ]
+
+    @Test(arguments: 0..<damages.count)
+    func aDamagedTableIsReadPast(damage: Int) throws {
+        let setting = try Setting(quotes: false, sortedIds: true)
+        defer { setting.remove() }
+        let path = setting.path
+        let plain = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil))
+        _ = try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true)
+        var bytes = try Data(contentsOf: setting.table)
+        let (what, offset, value) = Self.damages[damage]
+        // A chain from a first row to later row 0 exists: ids come in threes.
+        let at = offset(plain.count)
+        withUnsafeBytes(of: value) { bytes.replaceSubrange(at..<(at + 8), with: $0) }
+        try bytes.write(to: setting.table)
+        let read = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache))
+        #expect(!read.readFromCache, "\(what)")
+        expectSame(read, plain)
+        for cut in [0, 8, 100, bytes.count - 8] {
+            try bytes.prefix(cut).write(to: setting.table)
+            let short = try #require(
+                try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache))
+            #expect(!short.readFromCache)
+        }
+    }
+
+    @Test func theFolderKeepsTheTablesUsedLast() throws {
+        let setting = try Setting()
+        defer { setting.remove() }
+        let padding = String(repeating: "x", count: 1 << 20)
+        for k in 0..<(CatalogTableCache.keptTables + 2) {
+            let path = try Fixture.write(
+                Array("id,lat,lon,note\n\(k),50,14,\(padding)\n".utf8), name: "c\(k).csv", in: setting.folder)
+            _ = try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true)
+        }
+        #expect(setting.tables.count == CatalogTableCache.keptTables)
+        #expect(setting.tables.allSatisfy { $0.hasPrefix("catalog-") && $0.hasSuffix(".table") })
+    }
+
+    @Test func aFolderThatCannotBeMadeKeepsNothingAndFailsNothing() throws {
+        let setting = try Setting()
+        defer { setting.remove() }
+        let blocked = try Fixture.write([1], name: "blocked", in: setting.folder)
+        let cache = CatalogTableCache(folder: blocked + "/routekit")
+        let table = try #require(
+            try CSVCatalogTable(path: setting.path, columns: .init(), progress: nil, cache: cache, keepsTable: true))
+        expectSame(table, try #require(try CSVCatalogTable(path: setting.path, columns: .init(), progress: nil)))
+    }
+
+    @Test func theFolderComesFromTheEnvironment() {
+        func folder(_ values: [String: String]) -> String? { CatalogTableCache.folder { values[$0] } }
+        #expect(folder(["ROUTEKIT_CACHE": "/c", "XDG_CACHE_HOME": "/x", "HOME": "/h"]) == "/c")
+        #expect(folder(["ROUTEKIT_CACHE": "off", "HOME": "/h"]) == nil)
+        #expect(folder(["XDG_CACHE_HOME": "/x", "HOME": "/h"]) == "/x/routekit")
+        #expect(folder(["XDG_CACHE_HOME": "relative", "HOME": "/h"]) == "/h/.cache/routekit")
+        #expect(folder([:]) == nil)
+    }
+}
