@@ -18,8 +18,13 @@ package final class CSVCatalogTable: @unchecked Sendable {
     package let path: String
     /// The records read and left out (no clubrooms: see ``clubroom(at:)``).
     package private(set) var summary = ClubroomCatalog()
-    /// Each clubroom's position, in the order the clubrooms first appear.
-    package private(set) var coordinates: [Coordinate] = []
+    /// Each clubroom's position, in the order the clubrooms first appear (of a table taken from a
+    /// ``CatalogTableCache``, made on asking).
+    package var coordinates: [Coordinate] { kept.map { k in (0..<k.count).map(k.coordinate) } ?? positions }
+    /// The positions read (none when the table is a kept one).
+    private var positions: [Coordinate] = []
+    /// The table kept for the catalog, when it is taken as it is (mapped; checked whole first).
+    private var kept: CatalogTableCache.Kept?
     private let bytes: FileBytes
     private let delimiter: UInt8
     private let keys: [CatalogRecord.Field?]
@@ -72,7 +77,6 @@ package final class CSVCatalogTable: @unchecked Sendable {
             let keysHash = CatalogTableCache.keysHash(delimiter: delimiter, keys: keys)
             if let kept, kept.keysHash == keysHash, take(kept, reach: reach) {
                 readFromCache = true
-                keptWithinReach = reach != nil
                 return
             }
             // A table is kept only of text read as it is in the file (not converted from Windows-1250).
@@ -82,7 +86,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
                 if !idsHaveColons {
                     cache.keep(
                         CatalogTableCache.Contents(
-                            identity: identity, keysHash: keysHash, textOffset: textOffset, coordinates: coordinates,
+                            identity: identity, keysHash: keysHash, textOffset: textOffset, coordinates: positions,
                             firstRows: firstRows, laterRows: laterRows, recordCount: summary.recordCount,
                             skipped: zip(summary.skipped, skippedSwapped).map { ($0.line, $0.reason, $1) }))
                 }
@@ -123,29 +127,38 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// `FILE:LINE` id depends on how the file is named).
     private var idsHaveColons = false
 
-    /// Takes the clubrooms of a kept table (with `reach`, only its candidates); false when the table points
-    /// beyond the catalog or itself (then nothing is taken).
+    /// Takes the clubrooms of a kept table: with `reach`, its candidates (their rows and positions copied,
+    /// each checked); without, the whole table as it is (checked whole first; its rows and positions read
+    /// from it as they are needed, its clubrooms searched by cell, with no index to build). False when the
+    /// table points beyond the catalog or itself (then nothing is taken).
     private func take(_ kept: CatalogTableCache.Kept, reach: GeodesicIndex.Reach?) -> Bool {
-        var picked: [Int32]
+        guard let skipped = kept.skipped() else { return false }
         if let reach {
-            guard let found = kept.clubrooms(inCells: reach.touchedCells) else { return false }
-            picked = found.filter { reach.contains(kept.coordinate(Int($0))) }
+            var picked: [Int32] = []
+            for cell in reach.touchedCells {
+                for k in kept.members(inCells: cell, cell) {
+                    let i = kept.member(k)
+                    guard i >= 0, i < kept.count else { return false }
+                    if reach.contains(kept.coordinate(i)) { picked.append(Int32(i)) }
+                }
+            }
             picked.sort()
             // A damaged table could list a clubroom in two cells.
             picked = picked.enumerated().filter { $0.offset == 0 || picked[$0.offset - 1] != $0.element }.map(\.element)
+            guard
+                adopt(
+                    picked, coordinate: kept.coordinate, first: kept.firstRow, later: kept.laterRow,
+                    laterCount: kept.laterCount)
+            else {
+                positions = []
+                firstRows = []
+                laterRows = []
+                return false
+            }
+            keptWithinReach = true
         } else {
-            picked = Array(0..<Int32(kept.count))
-        }
-        guard let skipped = kept.skipped(),
-            adopt(
-                picked, coordinate: kept.coordinate, first: kept.firstRow, later: kept.laterRow,
-                laterCount: kept.laterCount)
-        else {
-            coordinates = []
-            firstRows = []
-            laterRows = []
-            lastRow = []
-            return false
+            guard kept.isWhole(textCount: bytes.buffer.count) else { return false }
+            self.kept = kept
         }
         for record in skipped {
             summary.count(
@@ -155,10 +168,29 @@ package final class CSVCatalogTable: @unchecked Sendable {
         return true
     }
 
+    /// True when the table is a kept one taken whole: searched by its cells (``cellMatches(within:of:)``).
+    package var searchesByCells: Bool { kept != nil }
+
+    /// What ``GeodesicIndex/positions(within:of:)`` would answer over this table's positions, from the cells
+    /// of a kept table (no index to build); nil when the table is not a kept one.
+    package func cellMatches(within radiusMeters: Double, of center: Coordinate) -> [GeodesicIndex.Match]? {
+        guard let kept else { return nil }
+        return GeodesicIndex.cellSearch(
+            within: radiusMeters, of: center, members: kept.members(inCells:_:),
+            position: { k in
+                let i = kept.member(k)
+                return (i, kept.coordinate(i))
+            })
+    }
+
+    @inline(__always) private func coordinate(at i: Int) -> Coordinate { kept?.coordinate(i) ?? positions[i] }
+    @inline(__always) private func firstRow(_ i: Int) -> Row { kept?.firstRow(i) ?? firstRows[i] }
+    @inline(__always) private func laterRow(_ j: Int) -> Row { kept?.laterRow(j) ?? laterRows[j] }
+
     /// Keeps only the clubrooms whose position is a candidate of `reach`.
     private func keep(within reach: GeodesicIndex.Reach) {
-        let (all, first, later) = (coordinates, firstRows, laterRows)
-        coordinates = []
+        let (all, first, later) = (positions, firstRows, laterRows)
+        positions = []
         firstRows = []
         laterRows = []
         let picked = all.indices.filter { reach.contains(all[$0]) }.map { Int32($0) }
@@ -177,7 +209,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
         func valid(_ row: Row) -> Bool {
             row.start >= 0 && row.start < size && row.line >= 1 && row.next >= -1 && Int(row.next) < laterCount
         }
-        coordinates.reserveCapacity(picked.count)
+        positions.reserveCapacity(picked.count)
         firstRows.reserveCapacity(picked.count)
         lastRow = [Int32](repeating: -1, count: picked.count)
         defer { lastRow = [] }
@@ -187,7 +219,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
             guard c.isValid, valid(row) else { return false }
             var next = Int(row.next)
             row.next = -1
-            coordinates.append(c)
+            positions.append(c)
             firstRows.append(row)
             var previous = -1
             while next >= 0 {
@@ -196,14 +228,14 @@ package final class CSVCatalogTable: @unchecked Sendable {
                 previous = next
                 next = Int(chained.next)
                 chained.next = -1
-                add(chained, toClubroom: coordinates.count - 1)
+                add(chained, toClubroom: positions.count - 1)
             }
         }
         return true
     }
 
     /// The number of clubrooms (with a reach: of those kept).
-    package var count: Int { coordinates.count }
+    package var count: Int { kept?.count ?? positions.count }
 
     /// True when only the clubrooms within the reach given were kept (false when it kept so many that every
     /// row was read).
@@ -266,7 +298,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
         }
         let offsets = count(pieces.map(\.rows))
         let rows = pieces.reduce(0) { $0 + $1.starts.count }
-        coordinates.reserveCapacity(rows)
+        positions.reserveCapacity(rows)
         firstRows.reserveCapacity(rows)
         lastRow.reserveCapacity(rows)
         let clashPrefix = Array((path + ":").utf8)
@@ -281,15 +313,15 @@ package final class CSVCatalogTable: @unchecked Sendable {
                 if idStart < idEnd {
                     let clash = piece.idBytes.withUnsafeBufferPointer { bytes in
                         let id = UnsafeBufferPointer(rebasing: bytes[idStart..<idEnd])
-                        return id.starts(with: clashPrefix) ? nil : ids.group(of: id, next: coordinates.count)
+                        return id.starts(with: clashPrefix) ? nil : ids.group(of: id, next: positions.count)
                     }
                     guard let found = clash else { return false }
                     group = found
                 }
-                if group >= 0 && group < coordinates.count {
+                if group >= 0 && group < positions.count {
                     add(row, toClubroom: group)
                 } else {
-                    coordinates.append(piece.coordinates[k])
+                    positions.append(piece.coordinates[k])
                     firstRows.append(row)
                     lastRow.append(-1)
                 }
@@ -402,7 +434,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
             if candidate.group >= 0 {
                 let first = Int(firstOf[candidate.group])
                 guard first >= 0, matchedRows[first].start == candidate.row.start else { continue }
-                coordinates.append(candidate.coordinate)
+                positions.append(candidate.coordinate)
                 firstRows.append(candidate.row)
                 lastRow.append(-1)
                 var next = Int(matchedRows[first].next)
@@ -410,10 +442,10 @@ package final class CSVCatalogTable: @unchecked Sendable {
                     var row = matchedRows[next]
                     next = Int(row.next)
                     row.next = -1
-                    add(row, toClubroom: coordinates.count - 1)
+                    add(row, toClubroom: positions.count - 1)
                 }
             } else {
-                coordinates.append(candidate.coordinate)
+                positions.append(candidate.coordinate)
                 firstRows.append(candidate.row)
                 lastRow.append(-1)
             }
@@ -442,7 +474,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// The clubroom at `index` (0..<``count``), built from its rows as ``ClubroomCatalog`` builds it.
     package func clubroom(at index: Int) -> Clubroom {
         var reader = RowReader(text: bytes.buffer, delimiter: delimiter)
-        return clubroom(firstRows[index], coordinate: coordinates[index], reader: &reader)
+        return clubroom(firstRow(index), coordinate: coordinate(at: index), reader: &reader)
     }
 
     /// The clubrooms at `indices`, as ``clubroom(at:)`` builds them.
@@ -450,13 +482,13 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// Their rows lie anywhere in the file: their places are fetched first, then a byte of each row's text,
     /// so that the processor waits for all these memory accesses at once instead of one after the other.
     package func clubrooms(at indices: [Int]) -> [Clubroom] {
-        let rows = indices.map { firstRows[$0] }
+        let rows = indices.map(firstRow)
         let text = bytes.buffer
         var touched = 0
         for row in rows { touched &+= Int(text[row.start]) }
         if touched == Int.min { return [] }  // never: it keeps the reads above
         var reader = RowReader(text: text, delimiter: delimiter)
-        return indices.indices.map { clubroom(rows[$0], coordinate: coordinates[indices[$0]], reader: &reader) }
+        return indices.indices.map { clubroom(rows[$0], coordinate: coordinate(at: indices[$0]), reader: &reader) }
     }
 
     /// A row's scanner and record, kept from one clubroom to the next (so that building one allocates
@@ -488,7 +520,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
         while true {
             catalog.add(reader.record, file: path, line: reader.rows.rowLine)
             guard row.next >= 0 else { break }
-            row = laterRows[Int(row.next)]
+            row = laterRow(Int(row.next))
             reader.rows.seek(to: row.start, line: Int(row.line))
             reader.record.removeAll()
             if (try? reader.rows.next()) == true {
@@ -904,16 +936,18 @@ package struct CatalogTableSearch: Sendable {
     private let table: CSVCatalogTable
     private let index: GeodesicIndex?
 
-    /// A search over `table` for `queries` positions (a table kept for a reach: only within it).
+    /// A search over `table` for `queries` positions (a table kept for a reach: only within it; a kept table
+    /// taken whole: by its cells, with no index to build).
     package init(_ table: CSVCatalogTable, queries: Int) {
         self.table = table
-        index = queries > Self.scanLimit ? GeodesicIndex(table.coordinates) : nil
+        index = queries > Self.scanLimit && !table.searchesByCells ? GeodesicIndex(table.coordinates) : nil
     }
 
     /// The clubrooms within `radiusMeters` of `position`, nearest first (ties in catalog order).
     package func clubrooms(within radiusMeters: Double, of position: Coordinate) -> [ClubroomIndex.Found] {
         let matches =
-            index?.positions(within: radiusMeters, of: position)
+            table.cellMatches(within: radiusMeters, of: position)
+            ?? index?.positions(within: radiusMeters, of: position)
             ?? GeodesicIndex.boundedScan(table.coordinates, within: radiusMeters, of: position)
         let rooms = table.clubrooms(at: matches.map(\.index))
         return matches.indices.map {

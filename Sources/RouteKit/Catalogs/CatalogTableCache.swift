@@ -180,32 +180,64 @@ package struct CatalogTableCache: Sendable {
                 next: raw.loadUnaligned(fromByteOffset: offset + 12, as: Int32.self))
         }
 
-        /// The clubrooms in the cells `cells` (increasing), in the order of the cells; nil when the table's
-        /// cells are out of order or point beyond its clubrooms.
-        func clubrooms(inCells cells: [Int]) -> [Int32]? {
-            var found: [Int32] = []
-            var low = 0
-            for cell in cells {
-                // The first non-empty cell at or after `cell`, by bisection from the last one found.
-                var high = cellCount
-                while low < high {
-                    let mid = (low + high) / 2
-                    if cellNumber(mid) < cell { low = mid + 1 } else { high = mid }
-                }
-                guard low < cellCount, cellNumber(low) == cell else { continue }
-                let from = cellStart(low)
-                let to = cellStart(low + 1)
-                guard from >= 0, from <= to, to <= count else { return nil }
-                for k in from..<to {
-                    let i = raw.loadUnaligned(fromByteOffset: offsets.members + k * 4, as: Int32.self)
-                    guard i >= 0, Int(i) < count else { return nil }
-                    found.append(i)
-                }
-            }
-            return found
+        /// The range of ``member(_:)`` that holds the clubrooms in the cells `first...last` (empty when the
+        /// table's cells point beyond its members).
+        func members(inCells first: Int, _ last: Int) -> Range<Int> {
+            let (from, to) = (cellStart(entry(from: first)), cellStart(entry(from: last + 1)))
+            // A damaged table's cells could point anywhere: nothing then.
+            return 0 <= from && from <= to && to <= count ? from..<to : 0..<0
         }
 
-        /// The cell of entry `k` of the grid's non-empty cells (``cellCount`` for the closing entry).
+        /// The first entry of the non-empty cells whose cell is `cell` or after it (``cellCount`` for none).
+        private func entry(from cell: Int) -> Int {
+            var low = 0
+            var high = cellCount
+            while low < high {
+                let mid = (low + high) / 2
+                if cellNumber(mid) < cell { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+
+        /// The clubroom that is member `k` of the cells (by cell, then in catalog order).
+        @inline(__always)
+        func member(_ k: Int) -> Int { Int(raw.loadUnaligned(fromByteOffset: offsets.members + k * 4, as: Int32.self)) }
+
+        /// True when everything the table points to lies within it and within a text of `textCount` bytes:
+        /// every position is valid, every row starts within the text on a line ≥ 1 and chains forward to a
+        /// later row that exists, the cells go up, and the members are each clubroom once, in its own cell. A
+        /// search can then take the table as it is.
+        func isWhole(textCount: Int) -> Bool {
+            func valid(_ row: CSVCatalogTable.Row) -> Bool {
+                row.start >= 0 && row.start < textCount && row.line >= 1 && row.next >= -1
+                    && Int(row.next) < laterCount
+            }
+            for j in 0..<laterCount {
+                let row = laterRow(j)
+                guard valid(row), row.next < 0 || Int(row.next) > j else { return false }
+            }
+            guard (0..<count).allSatisfy({ valid(firstRow($0)) }) else { return false }
+            guard cellNumber(cellCount) == GeodesicIndex.Reach.cellCount, cellStart(0) == 0,
+                cellStart(cellCount) == count
+            else { return false }
+            var seen = [UInt64](repeating: 0, count: (count + 63) / 64)
+            for e in 0..<cellCount {
+                let cell = cellNumber(e)
+                let (from, to) = (cellStart(e), cellStart(e + 1))
+                guard cell >= 0, cell < cellNumber(e + 1), from < to else { return false }
+                for k in from..<to {
+                    let i = member(k)
+                    guard i >= 0, i < count, seen[i >> 6] & 1 << UInt64(i & 63) == 0 else { return false }
+                    seen[i >> 6] |= 1 << UInt64(i & 63)
+                    let c = coordinate(i)
+                    guard c.isValid, GeodesicIndex.Reach.cell(of: c) == cell else { return false }
+                }
+            }
+            return true
+        }
+
+        /// The cell of entry `k` of the grid's non-empty cells (``GeodesicIndex/Reach/cellCount`` for the
+        /// closing entry, `k` = ``cellCount``).
         private func cellNumber(_ k: Int) -> Int {
             Int(raw.loadUnaligned(fromByteOffset: offsets.cells + k * 8, as: Int32.self))
         }

@@ -117,6 +117,28 @@ public final class GeodesicIndex: @unchecked Sendable {
         return sorted(result)
     }
 
+    /// What ``positions(within:of:)`` answers, over positions kept by cell of the ``Reach`` grid instead of
+    /// in a tree (a table kept between runs, which needs no build): `members(first, last)` gives the range of
+    /// members in the cells `first...last`, and `position(k)` member k's index and position. The candidates
+    /// are those of ``Reach/Cap``.
+    package static func cellSearch(
+        within radiusMeters: Double, of center: Coordinate, members: (_ first: Int, _ last: Int) -> Range<Int>,
+        position: (_ member: Int) -> (index: Int, coordinate: Coordinate)
+    ) -> [Match] {
+        var result: [Match] = []
+        let cap = Reach.Cap(radiusMeters, of: center)
+        let geodesics = GeodesicCenter(center)
+        cap.forEachRun { first, last in
+            for k in members(first, last) {
+                let (i, c) = position(k)
+                if let unit = cap.candidate(c) {
+                    measure(geodesics.inverse(to: c, normal: unit), index: i, within: radiusMeters, into: &result)
+                }
+            }
+        }
+        return sorted(result)
+    }
+
     /// The candidates of a query of a radius around any of some centres, told apart without an index: every
     /// position within the radius of a centre is one (nothing is missed), and most others are not.
     ///
@@ -127,7 +149,7 @@ public final class GeodesicIndex: @unchecked Sendable {
     /// of latitude, so the few in that band are found at once, and those whose span holds the position's
     /// longitude check it on the chord as the tree does, before the geodesic decides.
     package struct Reach: Sendable {
-        private let centers: [Center]
+        private let centers: [Cap]
         private let band: Double
         private let chord2: Double
         /// Per slice of latitude (``slices`` of them from −90° to 90°): the centres whose band may reach into
@@ -139,36 +161,87 @@ public final class GeodesicIndex: @unchecked Sendable {
         /// by one bit).
         private let cells: [UInt64]
         private static let gridRows = 1024
-        private static let gridColumns = 2048
+        fileprivate static let gridColumns = 2048
 
-        private struct Center: Sendable {
+        /// The candidates around one centre: within its band of latitude, its span of longitude and the
+        /// chord of the index's bound (see ``GeodesicIndex``).
+        package struct Cap: Sendable {
             var latitude: Double
             var longitude: Double
+            /// How far in latitude from the centre a candidate can be, degrees.
+            var band: Double
             /// How far in longitude from the centre a candidate can be (180: any longitude).
             var longitudeBand: Double
             var x: Double
             var y: Double
             var z: Double
+            var chord2: Double
+
+            /// The candidates within `radiusMeters` (≥ 0) of `center`.
+            package init(_ radiusMeters: Double, of center: Coordinate) {
+                let bound = GeodesicIndex.bound(max(0, radiusMeters))
+                let angle = min(.pi, bound.angle * (1 + 1e-9) + 1e-9)
+                let q = GeodesicCenter.normal(center)
+                // On the sphere a cap of angle θ around latitude φ spans asin(sin θ / cos φ) of longitude
+                // either side, unless it holds a pole.
+                let polar = abs(center.latitude) * .pi / 180
+                latitude = center.latitude
+                longitude = center.longitude
+                band = angle * 180 / .pi
+                longitudeBand =
+                    polar + angle >= .pi / 2 * 0.999
+                    ? 180 : min(180, asin(min(1, sin(angle) / cos(polar))) * 180 / .pi * (1 + 1e-9) + 1e-9)
+                (x, y, z) = q
+                chord2 = bound.chord2
+            }
+
+            /// The runs of cells of the grid (``Reach/cell(of:)``) that the band and the span touch: a row's
+            /// cells `first...last` (two runs where the span crosses the antimeridian), row by row upwards.
+            package func forEachRun(_ body: (_ first: Int, _ last: Int) -> Void) {
+                let columns = Reach.gridColumns
+                var west = Int(((longitude - longitudeBand + 180) / 360 * Double(columns)).rounded(.down))
+                var east = Int(((longitude + longitudeBand + 180) / 360 * Double(columns)).rounded(.down))
+                if west >= columns {
+                    // A centre on the antimeridian (180°, which is −180°'s column) without a span.
+                    west -= columns
+                    east -= columns
+                }
+                for r in Reach.row(latitude - band)...Reach.row(latitude + band) {
+                    let start = r * columns
+                    if longitudeBand >= 180 || east - west + 1 >= columns {
+                        body(start, start + columns - 1)
+                    } else if west < 0 {
+                        body(start, start + east)
+                        body(start + west + columns, start + columns - 1)
+                    } else if east >= columns {
+                        body(start + west, start + columns - 1)
+                        body(start, start + east - columns)
+                    } else {
+                        body(start + west, start + east)
+                    }
+                }
+            }
+
+            /// The unit vector of `c` when it is a candidate; nil when it is not.
+            @inline(__always)
+            package func candidate(_ c: Coordinate) -> (Double, Double, Double)? {
+                guard abs(latitude - c.latitude) <= band else { return nil }
+                let turn = abs(c.longitude - longitude)
+                guard min(turn, 360 - turn) <= longitudeBand else { return nil }
+                let p = GeodesicCenter.normal(c)
+                let dx = p.0 - x
+                let dy = p.1 - y
+                let dz = p.2 - z
+                return dx * dx + dy * dy + dz * dz <= chord2 ? p : nil
+            }
         }
 
         /// The candidates within `radiusMeters` (≥ 0) of any of `centers`.
         package init(_ radiusMeters: Double, of centers: [Coordinate]) {
             let bound = GeodesicIndex.bound(max(0, radiusMeters))
-            let angle = min(.pi, bound.angle * (1 + 1e-9) + 1e-9)
-            band = angle * 180 / .pi
+            band = min(.pi, bound.angle * (1 + 1e-9) + 1e-9) * 180 / .pi
             chord2 = bound.chord2
-            self.centers = centers.map {
-                let q = GeodesicCenter.normal($0)
-                // On the sphere a cap of angle θ around latitude φ spans asin(sin θ / cos φ) of longitude
-                // either side, unless it holds a pole.
-                let latitude = abs($0.latitude) * .pi / 180
-                let longitudeBand =
-                    latitude + angle >= .pi / 2 * 0.999
-                    ? 180 : min(180, asin(min(1, sin(angle) / cos(latitude))) * 180 / .pi * (1 + 1e-9) + 1e-9)
-                return Center(
-                    latitude: $0.latitude, longitude: $0.longitude, longitudeBand: longitudeBand, x: q.0, y: q.1,
-                    z: q.2)
-            }.sorted { $0.latitude < $1.latitude }
+            self.centers = centers.map { Cap(radiusMeters, of: $0) }.sorted { $0.latitude < $1.latitude }
             // One sweep up the slices: the first centre at or above each slice's lowest latitude less the band,
             // and the first above its highest plus the band.
             let latitudes = self.centers.map(\.latitude)
@@ -185,19 +258,12 @@ public final class GeodesicIndex: @unchecked Sendable {
             firstCenter = firsts
             var cells = [UInt64](repeating: 0, count: Self.gridRows * Self.gridColumns / 64)
             for q in self.centers {
-                let rows = Self.row(q.latitude - band)...Self.row(q.latitude + band)
-                let west = Int(((q.longitude - q.longitudeBand + 180) / 360 * Double(Self.gridColumns)).rounded(.down))
-                let east = Int(((q.longitude + q.longitudeBand + 180) / 360 * Double(Self.gridColumns)).rounded(.down))
-                let wordsPerRow = Self.gridColumns / 64
-                for r in rows {
-                    if q.longitudeBand >= 180 || east - west + 1 >= Self.gridColumns {
-                        for w in r * wordsPerRow..<(r + 1) * wordsPerRow { cells[w] = ~0 }
-                        continue
+                q.forEachRun { first, last in
+                    if last - first + 1 == Self.gridColumns {
+                        for w in (first >> 6)...(last >> 6) { cells[w] = ~0 }
+                        return
                     }
-                    for c in west...east {
-                        let cell = r * Self.gridColumns + (c % Self.gridColumns + Self.gridColumns) % Self.gridColumns
-                        cells[cell >> 6] |= 1 << UInt64(cell & 63)
-                    }
+                    for cell in first...last { cells[cell >> 6] |= 1 << UInt64(cell & 63) }
                 }
             }
             self.cells = cells
@@ -227,7 +293,7 @@ public final class GeodesicIndex: @unchecked Sendable {
 
         /// The grid row of a latitude (the last for 90°).
         @inline(__always)
-        private static func row(_ latitude: Double) -> Int {
+        fileprivate static func row(_ latitude: Double) -> Int {
             let place = (latitude + 90) / 180 * Double(gridRows)
             return place >= 0 ? min(gridRows - 1, Int(place)) : 0
         }

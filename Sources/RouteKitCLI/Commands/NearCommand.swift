@@ -275,9 +275,11 @@ struct NearCommand: Command {
                     timing: "read \(table.count) clubrooms\(table.keptWithinReach ? " near the positions" : "")"
                         + "\(table.readFromCache ? " from the kept table" : "") in "
                         + "\(Clock.milliseconds(read - started)); "
-                        + (few
-                            ? "no index (few positions: scanned); "
-                            : "index built in \(Clock.milliseconds(built - read)); "),
+                        + (table.searchesByCells
+                            ? "searched by its cells; "
+                            : few
+                                ? "no index (few positions: scanned); "
+                                : "index built in \(Clock.milliseconds(built - read)); "),
                     since: built)
             }
             return try write(answers, console: console)

@@ -89,6 +89,50 @@ import Testing
         }
     }
 
+    /// A kept table taken whole is searched by its cells: the same matches, distances and bearings, in the
+    /// same order, as the index over the catalog's table, wherever and however far the search goes.
+    @Test func searchingByCellsGivesWhatTheIndexGives() throws {
+        let setting = try Setting(quotes: false, sortedIds: false)
+        defer { setting.remove() }
+        let path = setting.path
+        let plain = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil))
+        _ = try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true)
+        let kept = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache))
+        #expect(kept.searchesByCells && !plain.searchesByCells)
+        let index = CatalogTableSearch(plain, queries: 100)
+        let cells = CatalogTableSearch(kept, queries: 100)
+        var random = SeededRandom(state: 11)
+        // Clubrooms' own positions (distance 0), the poles, the antimeridian, and random places.
+        var centers =
+            plain.coordinates.prefix(20) + Self.positions + [
+                Coordinate(latitude: 90, longitude: 0), Coordinate(latitude: -90, longitude: 180),
+                Coordinate(latitude: 10, longitude: 180), Coordinate(latitude: -10, longitude: -180),
+            ]
+        for _ in 0..<60 {
+            centers.append(
+                Coordinate(
+                    latitude: Double.random(in: -90...90, using: &random),
+                    longitude: Double.random(in: -180...180, using: &random)))
+        }
+        var found = 0
+        for center in centers {
+            for radius in [0.0, 1, 60_000, 150_000, 900_000, 3_000_000] {
+                let a = index.clubrooms(within: radius, of: center)
+                let b = cells.clubrooms(within: radius, of: center)
+                found += a.count
+                guard a.count == b.count else {
+                    Issue.record("\(center) \(radius) m: \(a.count) matches by the index, \(b.count) by cells")
+                    continue
+                }
+                for (x, y) in zip(a, b) where x != y {
+                    Issue.record("\(center) \(radius) m: \(x) vs \(y)")
+                    break
+                }
+            }
+        }
+        #expect(found > 10_000)
+    }
+
     @Test func aTableIsKeptOnlyWhenAskedAndOfLargeCatalogs() throws {
         let setting = try Setting()
         defer { setting.remove() }
