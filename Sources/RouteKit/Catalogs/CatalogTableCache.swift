@@ -317,18 +317,27 @@ package struct CatalogTableCache: Sendable {
             let count = table.coordinates.count
             // The clubrooms by cell (a counting sort keeps catalog order within a cell).
             let cellOf = table.coordinates.map(GeodesicIndex.Reach.cell)
-            // Per cell: how many clubrooms it has, then where they start, then where the next goes.
-            var place = [Int32](repeating: 0, count: GeodesicIndex.Reach.cellCount + 1)
-            for cell in cellOf { place[cell + 1] += 1 }
             var cells: [(cell: Int32, start: Int32)] = []
-            for cell in 0..<GeodesicIndex.Reach.cellCount {
-                if place[cell + 1] > 0 { cells.append((Int32(cell), place[cell])) }
-                place[cell + 1] += place[cell]
-            }
             var members = [Int32](repeating: 0, count: count)
-            for (i, cell) in cellOf.enumerated() {
-                members[Int(place[cell])] = Int32(i)
-                place[cell] += 1
+            if count * 16 < GeodesicIndex.Reach.cellCount {
+                // Few clubrooms: sorted by cell, then number.
+                let keys = cellOf.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }.sorted()
+                for (k, key) in keys.enumerated() {
+                    members[k] = Int32(truncatingIfNeeded: key)
+                    if cells.last?.cell != Int32(key >> 32) { cells.append((Int32(key >> 32), Int32(k))) }
+                }
+            } else {
+                // Per cell: how many clubrooms it has, then where they start, then where the next goes.
+                var place = [Int32](repeating: 0, count: GeodesicIndex.Reach.cellCount + 1)
+                for cell in cellOf { place[cell + 1] += 1 }
+                for cell in 0..<GeodesicIndex.Reach.cellCount {
+                    if place[cell + 1] > 0 { cells.append((Int32(cell), place[cell])) }
+                    place[cell + 1] += place[cell]
+                }
+                for (i, cell) in cellOf.enumerated() {
+                    members[Int(place[cell])] = Int32(i)
+                    place[cell] += 1
+                }
             }
             let reasons = table.skipped.map { Array($0.reason.utf8.prefix(0x7FFF_FFFF)) }
             let offsets = Offsets(

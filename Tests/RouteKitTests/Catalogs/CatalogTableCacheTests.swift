@@ -133,6 +133,32 @@ import Testing
         #expect(found > 10_000)
     }
 
+    /// A table of many clubrooms (more than a sixteenth of the grid's cells) is laid out by counting the
+    /// cells, a small one by sorting: both give the catalog's table.
+    @Test func aTableOfManyClubroomsGivesTheCatalogsToo() throws {
+        var random = SeededRandom(state: 5)
+        var text = "id,lat,lon\n"
+        for k in 0..<132_000 {
+            let lat = Double.random(in: -89...89, using: &random)
+            let lon = Double.random(in: -180...180, using: &random)
+            text += "\(k),\((lat * 1e5).rounded() / 1e5),\((lon * 1e5).rounded() / 1e5)\n"
+        }
+        let setting = try Setting(bytes: Array(text.utf8))
+        defer { setting.remove() }
+        let plain = try #require(try CSVCatalogTable(path: setting.path, columns: .init(), progress: nil))
+        _ = try CSVCatalogTable(
+            path: setting.path, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true)
+        let kept = try #require(
+            try CSVCatalogTable(path: setting.path, columns: .init(), progress: nil, cache: setting.cache))
+        #expect(kept.searchesByCells && kept.count * 16 >= GeodesicIndex.Reach.cellCount)
+        expectSame(kept, plain)
+        let index = CatalogTableSearch(plain, queries: 100)
+        let cells = CatalogTableSearch(kept, queries: 100)
+        for center in Self.positions {
+            #expect(index.clubrooms(within: 400_000, of: center) == cells.clubrooms(within: 400_000, of: center))
+        }
+    }
+
     @Test func aTableIsKeptOnlyWhenAskedAndOfLargeCatalogs() throws {
         let setting = try Setting()
         defer { setting.remove() }
