@@ -111,6 +111,8 @@ package final class CSVCatalogTable: @unchecked Sendable {
             let mark = text.count >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF
             if mark == (kept.textOffset == 3) {
                 bytes.skip(kept.textOffset)
+                // Only the rows of the clubrooms found are read.
+                bytes.expectRandomReads()
                 return bytes
             }
         }
@@ -127,39 +129,20 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// `FILE:LINE` id depends on how the file is named).
     private var idsHaveColons = false
 
-    /// Takes the clubrooms of a kept table: with `reach`, its candidates (their rows and positions copied,
-    /// each checked); without, the whole table as it is (checked whole first; its rows and positions read
-    /// from it as they are needed, its clubrooms searched by cell, with no index to build). False when the
-    /// table points beyond the catalog or itself (then nothing is taken).
+    /// Takes a kept table as it is, its rows and positions read from it as they are needed and its clubrooms
+    /// searched by cell, with no index to build: with `reach`, the cells of the reach (their clubrooms checked
+    /// first), without, the whole table (checked whole first). False when the table points beyond the
+    /// catalog or itself (then nothing is taken).
     private func take(_ kept: CatalogTableCache.Kept, reach: GeodesicIndex.Reach?) -> Bool {
         guard let skipped = kept.skipped() else { return false }
         if let reach {
-            var picked: [Int32] = []
-            for cell in reach.touchedCells {
-                for k in kept.members(inCells: cell, cell) {
-                    let i = kept.member(k)
-                    guard i >= 0, i < kept.count else { return false }
-                    if reach.contains(kept.coordinate(i)) { picked.append(Int32(i)) }
-                }
-            }
-            picked.sort()
-            // A damaged table could list a clubroom in two cells.
-            picked = picked.enumerated().filter { $0.offset == 0 || picked[$0.offset - 1] != $0.element }.map(\.element)
-            guard
-                adopt(
-                    picked, coordinate: kept.coordinate, first: kept.firstRow, later: kept.laterRow,
-                    laterCount: kept.laterCount)
-            else {
-                positions = []
-                firstRows = []
-                laterRows = []
-                return false
-            }
+            guard kept.isValid(cells: reach.touchedCells, textCount: bytes.buffer.count) else { return false }
             keptWithinReach = true
         } else {
             guard kept.isWhole(textCount: bytes.buffer.count) else { return false }
-            self.kept = kept
         }
+        self.kept = kept
+        keptCells = reach
         for record in skipped {
             summary.count(
                 skipping: SkippedRecord(file: path, line: record.line, reason: record.reason), swapped: record.swapped)
@@ -168,19 +151,38 @@ package final class CSVCatalogTable: @unchecked Sendable {
         return true
     }
 
-    /// True when the table is a kept one taken whole: searched by its cells (``cellMatches(within:of:)``).
+    /// With a kept table taken for a reach: the reach, whose cells alone were checked and are searched.
+    private var keptCells: GeodesicIndex.Reach?
+
+    /// True when the table is a kept one: searched by its cells (``cellMatches(within:of:)``); within the reach
+    /// it was taken for, when there is one.
     package var searchesByCells: Bool { kept != nil }
 
     /// What ``GeodesicIndex/positions(within:of:)`` would answer over this table's positions, from the cells
     /// of a kept table (no index to build); nil when the table is not a kept one.
     package func cellMatches(within radiusMeters: Double, of center: Coordinate) -> [GeodesicIndex.Match]? {
         guard let kept else { return nil }
+        let cells = keptCells
         return GeodesicIndex.cellSearch(
-            within: radiusMeters, of: center, members: kept.members(inCells:_:),
-            position: { k in
-                let i = kept.member(k)
-                return (i, kept.coordinate(i))
-            })
+            within: radiusMeters, of: center,
+            members: { first, last in
+                guard let cells else { return kept.members(inCells: first, last) }
+                // Only cells that were checked, each looked up as it was: their members in one run.
+                var run = 0..<0
+                for cell in first...last {
+                    guard cells.covers(cell) else { return 0..<0 }
+                    let members = kept.members(inCells: cell, cell)
+                    if members.isEmpty { continue }
+                    if run.isEmpty {
+                        run = members
+                    } else {
+                        guard members.lowerBound == run.upperBound else { return 0..<0 }
+                        run = run.lowerBound..<members.upperBound
+                    }
+                }
+                return run
+            },
+            position: { k in (kept.member(k), kept.memberCoordinate(k)) })
     }
 
     @inline(__always) private func coordinate(at i: Int) -> Coordinate { kept?.coordinate(i) ?? positions[i] }

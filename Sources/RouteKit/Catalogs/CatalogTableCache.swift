@@ -48,6 +48,8 @@ package struct CatalogTableCache: Sendable {
         guard let input = try? InputFile(path: file), let size = input.byteCount, size >= Layout.headerSize,
             let bytes = try? input.mapAll(), let kept = Kept(bytes, identity: identity)
         else { return nil }
+        // A search reads the cells it needs and the rows of what it finds.
+        bytes.expectRandomReads()
         utimensat(AT_FDCWD, file, nil, 0)  // -1 on error: the table then only looks older than it is
         return kept
     }
@@ -159,19 +161,32 @@ package struct CatalogTableCache: Sendable {
             guard offsets.end == raw.count, recordCount >= skippedCount else { return nil }
         }
 
-        /// The position of clubroom `i` (0..<``count``).
+        /// The position of clubroom `i` (0..<``count``; of a damaged table, no coordinate when it has no
+        /// member).
         func coordinate(_ i: Int) -> Coordinate {
-            let at = offsets.coordinates + i * 16
-            return Coordinate(
-                latitude: raw.loadUnaligned(fromByteOffset: at, as: Double.self),
-                longitude: raw.loadUnaligned(fromByteOffset: at + 8, as: Double.self))
+            let k = memberOf(i)
+            return k >= 0 && k < count ? memberCoordinate(k) : Coordinate(latitude: .nan, longitude: .nan)
         }
 
-        /// The first row of clubroom `i` (0..<``count``).
-        func firstRow(_ i: Int) -> CSVCatalogTable.Row { row(at: offsets.firstRows + i * 16) }
+        /// The first row of clubroom `i` (0..<``count``; of a damaged table, a row that is not valid when it has
+        /// no member).
+        func firstRow(_ i: Int) -> CSVCatalogTable.Row {
+            let k = memberOf(i)
+            return k >= 0 && k < count ? memberRow(k) : CSVCatalogTable.Row(start: -1, line: 0, next: -1)
+        }
 
         /// Later row `j` (0..<``laterCount``).
         func laterRow(_ j: Int) -> CSVCatalogTable.Row { row(at: offsets.laterRows + j * 16) }
+
+        /// The member of the cells that clubroom `i` is.
+        @inline(__always)
+        private func memberOf(_ i: Int) -> Int {
+            Int(raw.loadUnaligned(fromByteOffset: offsets.memberOf + i * 4, as: Int32.self))
+        }
+
+        /// The first row of member `k` of the cells.
+        @inline(__always)
+        private func memberRow(_ k: Int) -> CSVCatalogTable.Row { row(at: offsets.memberRows + k * 16) }
 
         private func row(at offset: Int) -> CSVCatalogTable.Row {
             CSVCatalogTable.Row(
@@ -199,6 +214,16 @@ package struct CatalogTableCache: Sendable {
             return low
         }
 
+        /// The position of member `k` of the cells (in the members' order, so that a search reads the
+        /// positions of a cell together).
+        @inline(__always)
+        func memberCoordinate(_ k: Int) -> Coordinate {
+            let at = offsets.memberCoordinates + k * 16
+            return Coordinate(
+                latitude: raw.loadUnaligned(fromByteOffset: at, as: Double.self),
+                longitude: raw.loadUnaligned(fromByteOffset: at + 8, as: Double.self))
+        }
+
         /// The clubroom that is member `k` of the cells (by cell, then in catalog order).
         @inline(__always)
         func member(_ k: Int) -> Int { Int(raw.loadUnaligned(fromByteOffset: offsets.members + k * 4, as: Int32.self)) }
@@ -216,7 +241,6 @@ package struct CatalogTableCache: Sendable {
                 let row = laterRow(j)
                 guard valid(row), row.next < 0 || Int(row.next) > j else { return false }
             }
-            guard (0..<count).allSatisfy({ valid(firstRow($0)) }) else { return false }
             guard cellNumber(cellCount) == GeodesicIndex.Reach.cellCount, cellStart(0) == 0,
                 cellStart(cellCount) == count
             else { return false }
@@ -227,10 +251,44 @@ package struct CatalogTableCache: Sendable {
                 guard cell >= 0, cell < cellNumber(e + 1), from < to else { return false }
                 for k in from..<to {
                     let i = member(k)
-                    guard i >= 0, i < count, seen[i >> 6] & 1 << UInt64(i & 63) == 0 else { return false }
+                    guard i >= 0, i < count, seen[i >> 6] & 1 << UInt64(i & 63) == 0, memberOf(i) == k else {
+                        return false
+                    }
                     seen[i >> 6] |= 1 << UInt64(i & 63)
-                    let c = coordinate(i)
-                    guard c.isValid, GeodesicIndex.Reach.cell(of: c) == cell else { return false }
+                    let c = memberCoordinate(k)
+                    guard c.isValid, GeodesicIndex.Reach.cell(of: c) == cell, valid(memberRow(k)) else { return false }
+                }
+            }
+            return true
+        }
+
+        /// True when the clubrooms in the cells `cells` (increasing, each looked up as ``members(inCells:_:)``
+        /// looks it up) are each there once, in their own cell, at valid positions, with rows that start within
+        /// a text of `textCount` bytes on a line ≥ 1 and chain forward to later rows that exist: a search of
+        /// those cells can then take the table as it is.
+        func isValid(cells: [Int], textCount: Int) -> Bool {
+            func valid(_ row: CSVCatalogTable.Row) -> Bool {
+                row.start >= 0 && row.start < textCount && row.line >= 1 && row.next >= -1
+                    && Int(row.next) < laterCount
+            }
+            var seen = [UInt64](repeating: 0, count: (count + 63) / 64)
+            for cell in cells {
+                for k in members(inCells: cell, cell) {
+                    let i = member(k)
+                    guard i >= 0, i < count, seen[i >> 6] & 1 << UInt64(i & 63) == 0, memberOf(i) == k else {
+                        return false
+                    }
+                    seen[i >> 6] |= 1 << UInt64(i & 63)
+                    let c = memberCoordinate(k)
+                    var row = memberRow(k)
+                    guard c.isValid, GeodesicIndex.Reach.cell(of: c) == cell, valid(row) else { return false }
+                    var previous = -1
+                    while row.next >= 0 {
+                        let j = Int(row.next)
+                        row = laterRow(j)
+                        guard j > previous, valid(row) else { return false }
+                        previous = j
+                    }
                 }
             }
             return true
@@ -274,38 +332,42 @@ package struct CatalogTableCache: Sendable {
     ///
     /// Header: magic, byte order, the catalog's identity (7 numbers), the keys' hash, the text offset, the
     /// clubrooms, the later rows, the non-empty cells, the records, the rows left out, the bytes of their
-    /// reasons. Sections: positions (latitude, longitude: 2 doubles a clubroom); first rows and later rows
-    /// (start, 8 bytes; line and next, 4 each); the non-empty cells (cell, start among the members: 4 bytes
-    /// each) and a closing entry (``GeodesicIndex/Reach/cellCount``, the clubrooms); the members (a
-    /// clubroom's number, 4 bytes, by cell and then in catalog order); the rows left out (line, 8 bytes;
-    /// the start of the reason and its length, with the top bit for swapped-looking coordinates, 4 each);
-    /// the reasons' bytes.
+    /// reasons. Sections, the first three in the members' order (the clubrooms by cell, then in catalog
+    /// order, so that a search reads a cell's together): the members (a clubroom's number, 4 bytes), their
+    /// positions (latitude and longitude, 2 doubles) and their first rows (start, 8 bytes; line and next, 4
+    /// each); per clubroom, its member (4 bytes); the later rows; the non-empty cells (cell, start among the
+    /// members: 4 bytes each) and a closing entry (``GeodesicIndex/Reach/cellCount``, the clubrooms); the rows
+    /// left out (line, 8 bytes; the start of the reason and its length, with the top bit for swapped-looking
+    /// coordinates, 4 each); the reasons' bytes.
     enum Layout {
-        /// "RKTABLE1" read as a little-endian number: the format and its version.
-        static let magic = Int64(bitPattern: 0x3145_4C42_4154_4B52)
+        /// "RKTABLE3" read as a little-endian number: the format and its version.
+        static let magic = Int64(bitPattern: 0x3345_4C42_4154_4B52)
         static let byteOrder: Int64 = 0x0102_0304_0506_0708
         static let headerFields = 17
         static let headerSize = Int64(headerFields * 8)
 
         /// Where each section starts.
         struct Offsets {
-            var coordinates: Int
-            var firstRows: Int
+            var members: Int
+            var memberCoordinates: Int
+            var memberRows: Int
+            var memberOf: Int
             var laterRows: Int
             var cells: Int
-            var members: Int
             var skipped: Int
             var reasons: Int
             var reasonBytes: Int
             var end: Int
 
             init(count: Int, laterCount: Int, cellCount: Int, skippedCount: Int, reasonBytes: Int) {
-                coordinates = Int(headerSize)
-                firstRows = coordinates + count * 16
-                laterRows = firstRows + count * 16
+                let padded = (count * 4 + 7) / 8 * 8
+                members = Int(headerSize)
+                memberCoordinates = members + padded
+                memberRows = memberCoordinates + count * 16
+                memberOf = memberRows + count * 16
+                laterRows = memberOf + padded
                 cells = laterRows + laterCount * 16
-                members = cells + (cellCount + 1) * 8
-                skipped = members + (count * 4 + 7) / 8 * 8
+                skipped = cells + (cellCount + 1) * 8
                 reasons = skipped + skippedCount * 16
                 self.reasonBytes = reasonBytes
                 end = reasons + (reasonBytes + 7) / 8 * 8
@@ -352,23 +414,24 @@ package struct CatalogTableCache: Sendable {
                         Int64(table.skipped.count), Int64(offsets.reasonBytes),
                     ]
                 for (k, value) in header.enumerated() { raw.storeBytes(of: value, toByteOffset: k * 8, as: Int64.self) }
-                for (i, c) in table.coordinates.enumerated() {
-                    raw.storeBytes(of: c.latitude, toByteOffset: offsets.coordinates + i * 16, as: Double.self)
-                    raw.storeBytes(of: c.longitude, toByteOffset: offsets.coordinates + i * 16 + 8, as: Double.self)
+                func store(_ row: CSVCatalogTable.Row, at offset: Int) {
+                    raw.storeBytes(of: Int64(row.start), toByteOffset: offset, as: Int64.self)
+                    raw.storeBytes(of: row.line, toByteOffset: offset + 8, as: Int32.self)
+                    raw.storeBytes(of: row.next, toByteOffset: offset + 12, as: Int32.self)
                 }
-                for (rows, start) in [(table.firstRows, offsets.firstRows), (table.laterRows, offsets.laterRows)] {
-                    for (i, row) in rows.enumerated() {
-                        raw.storeBytes(of: Int64(row.start), toByteOffset: start + i * 16, as: Int64.self)
-                        raw.storeBytes(of: row.line, toByteOffset: start + i * 16 + 8, as: Int32.self)
-                        raw.storeBytes(of: row.next, toByteOffset: start + i * 16 + 12, as: Int32.self)
-                    }
+                for (k, i) in members.enumerated() {
+                    let c = table.coordinates[Int(i)]
+                    raw.storeBytes(of: i, toByteOffset: offsets.members + k * 4, as: Int32.self)
+                    raw.storeBytes(of: c.latitude, toByteOffset: offsets.memberCoordinates + k * 16, as: Double.self)
+                    raw.storeBytes(
+                        of: c.longitude, toByteOffset: offsets.memberCoordinates + k * 16 + 8, as: Double.self)
+                    store(table.firstRows[Int(i)], at: offsets.memberRows + k * 16)
+                    raw.storeBytes(of: Int32(k), toByteOffset: offsets.memberOf + Int(i) * 4, as: Int32.self)
                 }
+                for (j, row) in table.laterRows.enumerated() { store(row, at: offsets.laterRows + j * 16) }
                 for (k, entry) in (cells + [(Int32(GeodesicIndex.Reach.cellCount), Int32(count))]).enumerated() {
                     raw.storeBytes(of: entry.cell, toByteOffset: offsets.cells + k * 8, as: Int32.self)
                     raw.storeBytes(of: entry.start, toByteOffset: offsets.cells + k * 8 + 4, as: Int32.self)
-                }
-                for (k, i) in members.enumerated() {
-                    raw.storeBytes(of: i, toByteOffset: offsets.members + k * 4, as: Int32.self)
                 }
                 var reasonStart = 0
                 for (k, skipped) in table.skipped.enumerated() {

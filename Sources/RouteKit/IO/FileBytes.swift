@@ -37,6 +37,14 @@ package final class FileBytes: @unchecked Sendable {
         if mappedLength > 0 { munmap(storage, mappedLength) } else { storage.deallocate() }
     }
 
+    /// Tells the system the bytes will be read here and there, not in order: a mapped file's pages are then
+    /// read one at a time as they are touched, without their neighbours (which would count in the process's
+    /// memory without being used).
+    package func expectRandomReads() {
+        guard mappedLength > 0, let storage else { return }
+        madvise(storage, mappedLength, MADV_RANDOM)  // -1 on error: only a hint, nothing to undo
+    }
+
     /// Leaves out the first `count` bytes (a byte-order mark).
     package func skip(_ count: Int) {
         buffer = UnsafeBufferPointer(rebasing: buffer[min(count, buffer.count)...])

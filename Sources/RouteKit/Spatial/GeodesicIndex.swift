@@ -277,6 +277,9 @@ public final class GeodesicIndex: @unchecked Sendable {
         @inline(__always)
         package static func cell(of c: Coordinate) -> Int { row(c.latitude) * gridColumns + column(c.longitude) }
 
+        /// True when candidates may lie in `cell` (see ``cell(of:)``).
+        package func covers(_ cell: Int) -> Bool { cells[cell >> 6] & 1 << UInt64(cell & 63) != 0 }
+
         /// The cells of the grid where candidates may lie, in increasing order: a position in any other cell is
         /// not one.
         package var touchedCells: [Int] {

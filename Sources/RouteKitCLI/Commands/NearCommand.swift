@@ -272,8 +272,10 @@ struct NearCommand: Command {
             if verbose {
                 note(
                     answers, console: console,
-                    timing: "read \(table.count) clubrooms\(table.keptWithinReach ? " near the positions" : "")"
-                        + "\(table.readFromCache ? " from the kept table" : "") in "
+                    timing: (table.readFromCache
+                        ? "took the kept table of \(table.count) clubrooms (its cells"
+                            + "\(table.keptWithinReach ? " near the positions" : "") checked) in "
+                        : "read \(table.count) clubrooms\(table.keptWithinReach ? " near the positions" : "") in ")
                         + "\(Clock.milliseconds(read - started)); "
                         + (table.searchesByCells
                             ? "searched by its cells; "

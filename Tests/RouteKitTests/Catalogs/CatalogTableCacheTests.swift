@@ -78,13 +78,14 @@ import Testing
                     path: path, columns: .init(), progress: nil, reach: reach,
                     cache: CatalogTableCache(folder: setting.folder.appendingPathComponent("other-\(radius)").path),
                     keepsTable: true))
-            #expect(!keeping.readFromCache && keeping.keptWithinReach)
-            if near.keptWithinReach {
-                expectSame(kept, near)
-                expectSame(keeping, near)
-            } else {
-                // Read whole (too many candidates): the searches agree, as the other tests check.
-                #expect(kept.count <= near.count)
+            #expect(!keeping.readFromCache && keeping.keptWithinReach && kept.searchesByCells)
+            if near.keptWithinReach { expectSame(keeping, near) }
+            // The kept table is searched in the reach's cells: what the catalog's table for the reach answers.
+            let byCells = CatalogTableSearch(kept, queries: 100)
+            let byIndex = CatalogTableSearch(near, queries: 100)
+            for position in Self.positions {
+                let answer = byIndex.clubrooms(within: radius, of: position)
+                #expect(byCells.clubrooms(within: radius, of: position) == answer, "\(position) \(radius) m")
             }
         }
     }
@@ -197,16 +198,24 @@ import Testing
         #expect(changed.coordinates.last == Coordinate(latitude: 50.5, longitude: 14.5))
     }
 
-    /// Damages, each at a byte offset of the kept table (see ``CatalogTableCache/Layout``) and the value
-    /// written there.
+    /// Where the sections of a kept table of `n` clubrooms start (see ``CatalogTableCache/Layout``): the
+    /// members' positions, their first rows, the later rows.
+    static func sections(_ n: Int) -> (positions: Int, firstRows: Int, laterRows: Int) {
+        let padded = (n * 4 + 7) / 8 * 8
+        let positions = 17 * 8 + padded
+        return (positions, positions + n * 16, positions + 2 * n * 16 + padded)
+    }
+
+    /// Damages, each at a byte offset of the kept table (of `n` clubrooms) and the value written there.
     static let damages: [(what: String, offset: @Sendable (Int) -> Int, value: Int64)] = [
         ("a clubroom count beyond the file", { _ in 11 * 8 }, 1 << 40),
         ("an unknown text offset", { _ in 10 * 8 }, 1),
-        ("a position that is no coordinate", { _ in 17 * 8 }, Int64(bitPattern: Double.nan.bitPattern)),
-        ("a first row beyond the text", { n in 17 * 8 + n * 16 }, 1 << 40),
-        ("a first row before the text", { n in 17 * 8 + n * 16 }, -5),
-        ("a chain to a row beyond the later rows", { n in 17 * 8 + n * 16 + 8 }, Int64(Int32.max) << 32 | 1),
-        ("a later row chained to itself", { n in 17 * 8 + 2 * n * 16 + 8 }, 1),
+        ("a member that is no clubroom", { _ in 17 * 8 }, -1),
+        ("a position that is no coordinate", { n in sections(n).positions }, Int64(bitPattern: Double.nan.bitPattern)),
+        ("a first row beyond the text", { n in sections(n).firstRows }, 1 << 40),
+        ("a first row before the text", { n in sections(n).firstRows }, -5),
+        ("a chain to a row beyond the later rows", { n in sections(n).firstRows + 8 }, Int64(Int32.max) << 32 | 1),
+        ("a later row chained to itself", { n in sections(n).laterRows + 8 }, 1),
     ]
 
     @Test(arguments: 0..<damages.count)
@@ -225,6 +234,11 @@ import Testing
         let read = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache))
         #expect(!read.readFromCache, "\(what)")
         expectSame(read, plain)
+        // Taken for a reach over every cell, the table's cells are all checked: the damage is found too.
+        let reach = GeodesicIndex.Reach(20_000_000, of: [Coordinate(latitude: 0, longitude: 0)])
+        let near = try #require(
+            try CSVCatalogTable(path: path, columns: .init(), progress: nil, reach: reach, cache: setting.cache))
+        #expect(!near.readFromCache, "\(what), within a reach")
         for cut in [0, 8, 100, bytes.count - 8] {
             try bytes.prefix(cut).write(to: setting.table)
             let short = try #require(
