@@ -298,14 +298,15 @@ public final class GeodesicIndex: @unchecked Sendable {
         @inline(__always)
         fileprivate static func row(_ latitude: Double) -> Int {
             let place = (latitude + 90) / 180 * Double(gridRows)
-            return place >= 0 ? min(gridRows - 1, Int(place)) : 0
+            // Clamped before it becomes an Int: a damaged kept table may hold any double.
+            return place >= 0 ? Int(min(Double(gridRows - 1), place)) : 0
         }
 
         /// The grid column of a longitude (180° is −180°'s).
         @inline(__always)
         private static func column(_ longitude: Double) -> Int {
             let place = (longitude + 180) / 360 * Double(gridColumns)
-            return place >= 0 ? Int(place) % gridColumns : 0
+            return place >= 0 ? Int(min(Double(gridColumns), place)) % gridColumns : 0
         }
 
         /// The share of the globe's area within the bound of `centers` centres (at most 1; overlaps counted

@@ -21,6 +21,10 @@ import Testing
         // A GeoTIFF whose pixels are 1e43 degrees tall trapped the folder's index of whole degrees. A raster's
         // extent is now clamped to the Earth's first; the tile answers where it covers a point.
         "dem/huge-extent.tif": [.success, .success, .success],
+        // A kept table whose first position had a latitude of about 1e300 trapped finding its cell of the grid.
+        // A cell is now found for any double, and a table's positions are checked before a search takes it:
+        // the table is read past, the catalog read instead.
+        "table/huge-latitude": [.success, .success, .success],
     ]
 
     static func replay(_ target: FuzzTarget, _ bytes: Data) -> [(arguments: [String], code: ExitCode)] {

@@ -212,6 +212,7 @@ import Testing
         ("an unknown text offset", { _ in 10 * 8 }, 1),
         ("a member that is no clubroom", { _ in 17 * 8 }, -1),
         ("a position that is no coordinate", { n in sections(n).positions }, Int64(bitPattern: Double.nan.bitPattern)),
+        ("a position far beyond the globe", { n in sections(n).positions }, Int64(bitPattern: (1e300).bitPattern)),
         ("a first row beyond the text", { n in sections(n).firstRows }, 1 << 40),
         ("a first row before the text", { n in sections(n).firstRows }, -5),
         ("a chain to a row beyond the later rows", { n in sections(n).firstRows + 8 }, Int64(Int32.max) << 32 | 1),

@@ -88,6 +88,20 @@ import Testing
         }
     }
 
+    /// Any double has a cell (a damaged kept table may hold any): the grid's edges for those beyond it.
+    @Test func everyPositionHasACellOfTheGrid() {
+        let reach = GeodesicIndex.Reach(60_000, of: [Coordinate(latitude: 50, longitude: 14)])
+        for value in [1e300, -1e300, Double.infinity, -Double.infinity, Double.nan, 90, -90, 180, -180] {
+            for c in [Coordinate(latitude: value, longitude: 14), Coordinate(latitude: 50, longitude: value)] {
+                #expect((0..<GeodesicIndex.Reach.cellCount).contains(GeodesicIndex.Reach.cell(of: c)))
+                #expect(!reach.contains(c) || c.isValid)
+            }
+        }
+        #expect(
+            GeodesicIndex.Reach.cell(of: Coordinate(latitude: 90, longitude: 180)) == GeodesicIndex.Reach.cellCount
+                - 2048)
+    }
+
     @Test func aReachHoldsPositionsOnTheAntimeridianAndAtThePoles() {
         let pairs: [(Coordinate, Coordinate)] = [
             (Coordinate(latitude: 10, longitude: -179.9), Coordinate(latitude: 10, longitude: 180)),
