@@ -11,8 +11,9 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
+        // Headers only: RouteKit loads PROJ when it first needs it (see Geodesy/PROJLibrary.swift).
         .systemLibrary(
-            name: "CPROJ", pkgConfig: "proj",
+            name: "CPROJ",
             providers: [.apt(["libproj-dev"])]),
         .systemLibrary(
             name: "CGEOS", pkgConfig: "geos",

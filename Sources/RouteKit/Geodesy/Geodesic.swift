@@ -19,6 +19,16 @@ public struct GeodesicInverse: Hashable, Sendable {
 /// `Geodesic` can be shared between threads.
 public final class Geodesic: @unchecked Sendable {
     private let state: UnsafeMutablePointer<geod_geodesic>
+    private let inverse:
+        @convention(c) (
+            UnsafePointer<geod_geodesic>?, Double, Double, Double, Double, UnsafeMutablePointer<Double>?,
+            UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?
+        ) -> Void
+    private let direct:
+        @convention(c) (
+            UnsafePointer<geod_geodesic>?, Double, Double, Double, Double, UnsafeMutablePointer<Double>?,
+            UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?
+        ) -> Void
 
     /// The WGS84 ellipsoid: equatorial radius 6,378,137 m, flattening 1/298.257223563.
     public static let wgs84 = Geodesic(equatorialRadiusMeters: wgs84Radius, flattening: wgs84Flattening)
@@ -29,10 +39,15 @@ public final class Geodesic: @unchecked Sendable {
 
     /// An ellipsoid with the equatorial radius `equatorialRadiusMeters` (> 0) and `flattening`
     /// (< 1; 0 for a sphere).
+    ///
+    /// PROJ is loaded here the first time (see ``PROJLibrary``); a system without it stops with its reason.
     public init(equatorialRadiusMeters: Double, flattening: Double) {
+        let proj = PROJLibrary.loaded
         state = .allocate(capacity: 1)
         state.initialize(to: geod_geodesic())
-        geod_init(state, equatorialRadiusMeters, flattening)  // no failure mode: it only computes constants
+        proj.geodesicInit(state, equatorialRadiusMeters, flattening)  // no failure mode: it only computes constants
+        inverse = proj.geodesicInverse
+        direct = proj.geodesicDirect
     }
 
     deinit {
@@ -45,14 +60,14 @@ public final class Geodesic: @unchecked Sendable {
         var azimuth1 = 0.0
         var azimuth2 = 0.0
         // Never fails; latitudes must be within −90…90, which Coordinate.isValid guarantees for read data.
-        geod_inverse(state, a.latitude, a.longitude, b.latitude, b.longitude, &distance, &azimuth1, &azimuth2)
+        inverse(state, a.latitude, a.longitude, b.latitude, b.longitude, &distance, &azimuth1, &azimuth2)
         return GeodesicInverse(distanceMeters: distance, initialAzimuthDegrees: azimuth1, finalAzimuthDegrees: azimuth2)
     }
 
     /// The length in metres of the geodesic from `a` to `b`.
     public func distance(from a: Coordinate, to b: Coordinate) -> Double {
         var distance = 0.0
-        geod_inverse(state, a.latitude, a.longitude, b.latitude, b.longitude, &distance, nil, nil)
+        inverse(state, a.latitude, a.longitude, b.latitude, b.longitude, &distance, nil, nil)
         return distance
     }
 
@@ -61,7 +76,7 @@ public final class Geodesic: @unchecked Sendable {
     public func destination(from start: Coordinate, azimuthDegrees: Double, distanceMeters: Double) -> Coordinate {
         var latitude = 0.0
         var longitude = 0.0
-        geod_direct(state, start.latitude, start.longitude, azimuthDegrees, distanceMeters, &latitude, &longitude, nil)
+        direct(state, start.latitude, start.longitude, azimuthDegrees, distanceMeters, &latitude, &longitude, nil)
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 }

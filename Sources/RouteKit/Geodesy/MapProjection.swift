@@ -21,6 +21,7 @@ public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible
 public final class MapProjection {
     private let context: OpaquePointer
     private let projection: OpaquePointer
+    private let proj: PROJLibrary
 
     /// The projections a map can be drawn in.
     public enum Kind: String, CaseIterable, Sendable {
@@ -55,21 +56,23 @@ public final class MapProjection {
     }
 
     private init(definition: String) throws {
-        guard let context = proj_context_create() else {  // NULL on allocation failure
+        guard let proj = PROJLibrary.available else { throw ProjectionError.unavailable("PROJ cannot be loaded") }
+        guard let context = proj.contextCreate() else {  // NULL on allocation failure
             throw ProjectionError.unavailable("no PROJ context")
         }
-        guard let projection = proj_create(context, definition) else {  // NULL on error, reason in the context
-            let message = String(cString: proj_context_errno_string(context, proj_context_errno(context)))
-            proj_context_destroy(context)
-            throw ProjectionError.unavailable(message)
+        guard let projection = proj.create(context, definition) else {  // NULL on error, reason in the context
+            let message = proj.contextErrnoString(context, proj.contextErrno(context)).map { String(cString: $0) }
+            _ = proj.contextDestroy(context)
+            throw ProjectionError.unavailable(message ?? "PROJ refused '\(definition)'")
         }
         self.context = context
         self.projection = projection
+        self.proj = proj
     }
 
     deinit {
-        proj_destroy(projection)
-        proj_context_destroy(context)
+        _ = proj.destroy(projection)
+        _ = proj.contextDestroy(context)
     }
 
     /// Easting and northing in metres of `c` (nil where PROJ cannot project it: far from the centre).
@@ -78,7 +81,7 @@ public final class MapProjection {
         var input = PJ_COORD()
         input.lp.lam = c.longitude * .pi / 180
         input.lp.phi = c.latitude * .pi / 180
-        let output = proj_trans(projection, PJ_FWD, input)
+        let output = proj.transform(projection, PJ_FWD, input)
         let x = output.xy.x
         let y = output.xy.y
         guard x.isFinite, y.isFinite, abs(x) < 1e15, abs(y) < 1e15 else { return nil }
@@ -90,7 +93,7 @@ public final class MapProjection {
         var input = PJ_COORD()
         input.xy.x = x
         input.xy.y = y
-        let output = proj_trans(projection, PJ_INV, input)
+        let output = proj.transform(projection, PJ_INV, input)
         let c = Coordinate(latitude: output.lp.phi * 180 / .pi, longitude: output.lp.lam * 180 / .pi)
         return c.isValid ? c : nil
     }
