@@ -26,8 +26,9 @@ let package = Package(
         .systemLibrary(
             name: "CGDAL",
             providers: [.apt(["libgdal-dev"])]),
+        // Headers only: RouteKit loads libpq when it first connects (see Database/PostgresLibrary.swift).
         .systemLibrary(
-            name: "CPostgres", pkgConfig: "libpq",
+            name: "CPostgres",
             providers: [.apt(["libpq-dev"])]),
         .target(
             name: "RouteKit",
