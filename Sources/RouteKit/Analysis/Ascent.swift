@@ -55,7 +55,11 @@ public struct AscentDescent: Hashable, Sendable {
 ///    onset over the lags where the residuals still look like noise (Gaussian within ``gaussianTolerance``,
 ///    growing no faster than ``noiseGrowthLimit``); when its correlated part is at least
 ///    ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's
-///    covariance. Slow noise under that (a barometer's drift, rounding) keeps a rule of thumb: the bandwidth
+///    covariance. When the fitted model cannot follow the lags it was fitted on (fixes so far apart that
+///    terrain shows from the shortest lag, growing faster than noise can), nothing tells the noise from white
+///    at the fixes' spacing: it is taken as white at the level seen. For white noise, no smoothing is among the bandwidths tried (with
+///    sparse fixes a smoother can cost the terrain more than it removes of the noise). Slow noise under
+///    ``slowNoiseModelMeters`` (a barometer's drift, rounding) keeps a rule of thumb: the bandwidth
 ///    grows with the short-range noise σₛ, the noise s at the lag ``noiseScaleMeters``:
 ///    ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres, capped at
 ///    ``maximumSmoothingMeters``. Exact elevations are not smoothed.
@@ -150,20 +154,27 @@ public struct AscentMethod: Hashable, Sendable {
     /// Ascent and descent of `series`, with the smoothed elevations they were counted on.
     package func analyze(_ series: ElevationSeries) -> (result: AscentDescent, smoothed: [Double]) {
         guard series.count >= 2 else { return (AscentDescent(), series.elevations) }
-        let noise = estimateNoise(series)
+        var noise = estimateNoise(series)
         // White noise: the bandwidth of least estimated risk, and the noise that smoother leaves.
-        let white =
+        var white =
             noise.sigma > 0 && noise.whiteSigma * noise.whiteSigma >= whiteNoiseShare * noise.sigma * noise.sigma
         var left: Double? = nil
         var noiseMeters = noise.sigma
         // Slow noise: the bandwidth of least estimated risk under the fitted noise model, and the noise it leaves.
         var slow: (bandwidth: Double, left: Double)? = nil
-        if !white && noise.sigma > 0 && smoothingMeters == nil, let model = fitNoiseModel(series),
-            model.correlated >= slowNoiseModelMeters
-        {
-            let (bandwidth, _) = riskMinimizingBandwidth(series, model: model)
-            slow = (bandwidth, Self.leftNoise(series, bandwidth: bandwidth, model: model))
-            noiseMeters = (model.white * model.white + model.correlated * model.correlated).squareRoot()
+        if !white && noise.sigma > 0 && smoothingMeters == nil {
+            if let (model, followsLags) = fitNoiseModel(series) {
+                if !followsLags {
+                    // A model that cannot follow the lags it was fitted on: nothing tells this noise from white
+                    // at the spacing of the fixes. White at the level seen.
+                    white = true
+                    noise.whiteSigma = noise.sigma
+                } else if model.correlated >= slowNoiseModelMeters {
+                    let (bandwidth, _) = riskMinimizingBandwidth(series, model: model)
+                    slow = (bandwidth, Self.leftNoise(series, bandwidth: bandwidth, model: model))
+                    noiseMeters = (model.white * model.white + model.correlated * model.correlated).squareRoot()
+                }
+            }
         }
         let bandwidth: Double
         if let slow {
@@ -307,8 +318,10 @@ public struct AscentMethod: Hashable, Sendable {
     /// chord misses by h², where terrain starts to show) is fitted by least squares in relative terms,
     /// weighted by √(h₀/h) for the fewer independent residuals at long lags, with σ𝑤², σ𝑐², τ ≥ 0 for each L
     /// of h₀ × √2ʲ up to ``correlationPerGaussianLag`` times the longest lag used. Nil when fewer than two
-    /// lags can be measured.
-    func fitNoiseModel(_ series: ElevationSeries) -> NoiseModel? {
+    /// lags can be measured. `followsLags` is false when, without the terrain term, the model explains less
+    /// than half of s² at the longest lag: it was then fitted to a growth that noise cannot have (terrain's,
+    /// at lags that sparse fixes make long), and it is no model of the noise.
+    func fitNoiseModel(_ series: ElevationSeries) -> (model: NoiseModel, followsLags: Bool)? {
         let shortest = max(shortestNoiseLagMeters, Self.meanSpacing(series))
         var lags: [Double] = []
         var variances: [Double] = []
@@ -372,7 +385,14 @@ public struct AscentMethod: Hashable, Sendable {
                 )
             }
         }
-        return best?.model
+        guard let model = best?.model else { return nil }
+        // Without the terrain term all growth of s² is put down to the noise. A model that explains less than half
+        // of s² at the longest lag has been fitted to growth it cannot follow (noise at most doubles per doubled
+        // lag): terrain, the larger part there, not noise.
+        guard lags.count < 6 else { return (model, true) }
+        let h = lags[lags.count - 1]
+        let slow = model.length > 0 ? model.correlated * model.correlated * Self.chordResponse(h / model.length) : 0
+        return (model, model.white * model.white + slow >= variances[variances.count - 1] / 2)
     }
 
     /// The variance of a chord residual at lag h (scaled as for white noise) of unit exponentially correlated
@@ -432,11 +452,14 @@ public struct AscentMethod: Hashable, Sendable {
     /// The bandwidth, among the mean fix spacing times powers of √2 up to ``maximumSmoothingMeters``, whose
     /// smoother has the least estimated risk (Stein's unbiased estimate of the mean squared error against
     /// the terrain, for noise of covariance Σ: mean squared residual − tr Σ/n + 2 tr(HΣ)/n; for white noise
-    /// of σ𝑤 that is − σ𝑤² + 2σ𝑤²·mean hat weight), with the noise that smoother leaves if white. The walk
-    /// up the bandwidths stops once the risk has grown twice in a row.
+    /// of σ𝑤 that is − σ𝑤² + 2σ𝑤²·mean hat weight), with the noise that smoother leaves if white. For white
+    /// noise no smoothing (bandwidth 0, risk σ𝑤², leaving σ𝑤) is a candidate too. The walk up the bandwidths
+    /// stops once the risk has grown twice in a row.
     func riskMinimizingBandwidth(_ series: ElevationSeries, model: NoiseModel) -> (Double, Double) {
         let spacing = Self.meanSpacing(series)
-        var best = (bandwidth: 0.0, risk: Double.infinity, residual: model.white)
+        // For white noise, no smoothing is a candidate too: its risk is σ𝑤², and it leaves σ𝑤.
+        let unsmoothed = model.correlated == 0 ? model.white * model.white : Double.infinity
+        var best = (bandwidth: 0.0, risk: unsmoothed, residual: model.white)
         var rises = 0
         var previous = Double.infinity
         var bandwidth = spacing
