@@ -57,8 +57,9 @@ public struct AscentDescent: Hashable, Sendable {
 ///    ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's
 ///    covariance. When the fitted model cannot follow the lags it was fitted on (fixes so far apart that
 ///    terrain shows from the shortest lag, growing faster than noise can), nothing tells the noise from white
-///    at the fixes' spacing: it is taken as white at the level seen. For white noise, no smoothing is among the bandwidths tried (with
-///    sparse fixes a smoother can cost the terrain more than it removes of the noise). Slow noise under
+///    at the fixes' spacing: it is taken as white at the level seen. For white noise, no smoothing is among
+///    the bandwidths tried (with sparse fixes a smoother can cost the terrain more than it removes of the
+///    noise). Slow noise under
 ///    ``slowNoiseModelMeters`` (a barometer's drift, rounding) keeps a rule of thumb: the bandwidth
 ///    grows with the short-range noise σₛ, the noise s at the lag ``noiseScaleMeters``:
 ///    ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres, capped at

@@ -25,9 +25,9 @@ package final class CSVCatalogTable: @unchecked Sendable {
     private var positions: [Coordinate] = []
     /// The table kept for the catalog, when it is taken as it is (mapped; checked whole first).
     private var kept: CatalogTableCache.Kept?
-    private let bytes: FileBytes
-    private let delimiter: UInt8
-    private let keys: [CatalogRecord.Field?]
+    private var bytes: FileBytes
+    private var delimiter: UInt8
+    private var keys: [CatalogRecord.Field?]
     /// Per clubroom: its first row (in one place, so that building a clubroom found by a search costs
     /// one memory access before its text).
     private var firstRows: [Row] = []
@@ -70,20 +70,33 @@ package final class CSVCatalogTable: @unchecked Sendable {
         let kept = identity.flatMap { cache?.table(for: $0) }
         do {
             bytes = try Self.text(of: input, kept: kept)
-            let text = bytes.buffer
-            delimiter = CSVRows.delimiter(of: text)
-            var rows = CSVRows(text: text, delimiter: delimiter)
+            delimiter = CSVRows.delimiter(of: bytes.buffer)
+            var rows = CSVRows(text: bytes.buffer, delimiter: delimiter)
             keys = try CSVCatalogReader(columns: columns).header(&rows)
-            let keysHash = CatalogTableCache.keysHash(delimiter: delimiter, keys: keys)
+            var keysHash = CatalogTableCache.keysHash(delimiter: delimiter, keys: keys)
             if let kept, kept.keysHash == keysHash, take(kept, reach: reach) {
                 readFromCache = true
+                // Only the rows of the clubrooms found are read now.
+                bytes.expectRandomReads()
+                cache?.markUsed(kept)
                 return
             }
+            if kept != nil {
+                // The text was taken as the table said it lies in the file, unchecked: read it as any catalog's.
+                bytes = try CSVCatalogReader.utf8Bytes(input)
+                delimiter = CSVRows.delimiter(of: bytes.buffer)
+                rows = CSVRows(text: bytes.buffer, delimiter: delimiter)
+                keys = try CSVCatalogReader(columns: columns).header(&rows)
+                keysHash = CatalogTableCache.keysHash(delimiter: delimiter, keys: keys)
+            }
+            let text = bytes.buffer
             // A table is kept only of text read as it is in the file (not converted from Windows-1250).
             let textOffset = Int(input.byteCount ?? 0) - text.count
             if keepsTable, let cache, let identity, textOffset == 0 || textOffset == 3 {
                 guard try readRows(after: rows) else { return nil }
-                if !idsHaveColons {
+                // Kept only when the file did not change while it was read, nor just before (a change within
+                // the times' resolution would leave them as they were).
+                if !idsHaveColons, input.identityNow() == identity, identity.isSettled {
                     cache.keep(
                         CatalogTableCache.Contents(
                             identity: identity, keysHash: keysHash, textOffset: textOffset, coordinates: positions,
@@ -111,8 +124,6 @@ package final class CSVCatalogTable: @unchecked Sendable {
             let mark = text.count >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF
             if mark == (kept.textOffset == 3) {
                 bytes.skip(kept.textOffset)
-                // Only the rows of the clubrooms found are read.
-                bytes.expectRandomReads()
                 return bytes
             }
         }
@@ -135,14 +146,10 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// catalog or itself (then nothing is taken).
     private func take(_ kept: CatalogTableCache.Kept, reach: GeodesicIndex.Reach?) -> Bool {
         guard let skipped = kept.skipped() else { return false }
-        if let reach {
-            guard kept.isValid(cells: reach.touchedCells, textCount: bytes.buffer.count) else { return false }
-            keptWithinReach = true
-        } else {
-            guard kept.isWhole(textCount: bytes.buffer.count) else { return false }
-        }
+        guard kept.isValid(cells: reach?.touchedCells, textCount: bytes.buffer.count) else { return false }
+        keptWithinReach = reach != nil
         self.kept = kept
-        keptCells = reach
+        checkedReach = reach
         for record in skipped {
             summary.count(
                 skipping: SkippedRecord(file: path, line: record.line, reason: record.reason), swapped: record.swapped)
@@ -152,17 +159,19 @@ package final class CSVCatalogTable: @unchecked Sendable {
     }
 
     /// With a kept table taken for a reach: the reach, whose cells alone were checked and are searched.
-    private var keptCells: GeodesicIndex.Reach?
+    private var checkedReach: GeodesicIndex.Reach?
 
     /// True when the table is a kept one: searched by its cells (``cellMatches(within:of:)``); within the reach
     /// it was taken for, when there is one.
     package var searchesByCells: Bool { kept != nil }
 
     /// What ``GeodesicIndex/positions(within:of:)`` would answer over this table's positions, from the cells
-    /// of a kept table (no index to build); nil when the table is not a kept one.
+    /// of a kept table (no index to build); nil when the table is not a kept one. A table taken for a reach
+    /// answers only a search within it (a centre of the reach, its radius or less): cells outside it were not
+    /// checked and are left out.
     package func cellMatches(within radiusMeters: Double, of center: Coordinate) -> [GeodesicIndex.Match]? {
         guard let kept else { return nil }
-        let cells = keptCells
+        let cells = checkedReach
         return GeodesicIndex.cellSearch(
             within: radiusMeters, of: center,
             members: { first, last in
@@ -507,6 +516,13 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// The clubroom whose first row is `first` (its coordinate read from it once already).
     private func clubroom(_ first: Row, coordinate: Coordinate, reader: inout RowReader) -> Clubroom {
         var row = first
+        // Rows the table did not check (a kept table's, outside the cells searched) are never read out of the
+        // text, and a chain of them must go forward.
+        let size = bytes.buffer.count
+        guard row.start >= 0, row.start < size else {
+            return ClubroomCatalog.clubroom(
+                startedBy: CatalogRecord(), id: "\(path):\(first.line)", coordinate: coordinate, unit: nil)
+        }
         reader.rows.seek(to: row.start, line: Int(row.line))
         reader.record.removeAll()
         // The row was read once already: it cannot fail now.
@@ -519,10 +535,13 @@ package final class CSVCatalogTable: @unchecked Sendable {
                 unit: ClubroomCatalog.unit(of: reader.record))
         }
         var catalog = ClubroomCatalog()
+        var current = -1
         while true {
             catalog.add(reader.record, file: path, line: reader.rows.rowLine)
-            guard row.next >= 0 else { break }
-            row = laterRow(Int(row.next))
+            guard row.next >= 0, Int(row.next) > current else { break }
+            current = Int(row.next)
+            row = laterRow(current)
+            guard row.start >= 0, row.start < size else { break }
             reader.rows.seek(to: row.start, line: Int(row.line))
             reader.record.removeAll()
             if (try? reader.rows.next()) == true {

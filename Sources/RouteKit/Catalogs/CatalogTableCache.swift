@@ -50,16 +50,22 @@ package struct CatalogTableCache: Sendable {
         else { return nil }
         // A search reads the cells it needs and the rows of what it finds.
         bytes.expectRandomReads()
-        utimensat(AT_FDCWD, file, nil, 0)  // -1 on error: the table then only looks older than it is
         return kept
+    }
+
+    /// Marks the table `kept` as used now (the folder keeps the tables used last).
+    func markUsed(_ kept: Kept) {
+        utimensat(AT_FDCWD, file(for: kept.identity), nil, 0)  // -1 on error: the table then only looks older
     }
 
     /// Keeps the table of a catalog; nothing happens when it cannot be written (then the catalog is read
     /// afresh next time).
     func keep(_ table: Contents) {
-        guard Self.makeFolder(folder), let output = try? OutputStream.create(path: file(for: table.identity)) else {
-            return
-        }
+        // Counts and offsets are kept in 4 bytes: a larger table is not kept.
+        let reasonBytes = table.skipped.reduce(0) { $0 + $1.reason.utf8.count }
+        guard max(table.coordinates.count, table.laterRows.count, table.skipped.count, reasonBytes) < Int32.max,
+            Self.makeFolder(folder), let output = try? OutputStream.create(path: file(for: table.identity))
+        else { return }
         let bytes = Layout.bytes(of: table)
         let written = bytes.withUnsafeBytes { (try? output.write(bytes: $0)) != nil }
         guard written, (try? output.commit()) != nil else { return }
@@ -85,15 +91,20 @@ package struct CatalogTableCache: Sendable {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard name.hasPrefix("catalog-"), name.hasSuffix(".table") else { continue }
             var info = stat()
             let path = folder + "/" + name
-            if stat(path, &info) == 0 { tables.append((Int(info.st_mtim.tv_sec), path)) }  // -1 on error
+            guard stat(path, &info) == 0 else { continue }  // -1 on error: gone meanwhile
+            if name.hasPrefix("catalog-"), name.hasSuffix(".table") {
+                tables.append((Int(info.st_mtim.tv_sec), path))
+            } else if name.hasPrefix(".catalog-"), name.contains(".table."), info.st_mtim.tv_sec < time(nil) - 3600 {
+                // A temporary table an hour old: left by a run that was killed before it could remove it.
+                unlink(path)  // -1 on error: another run removed it
+            }
         }
-        closedir(dir)
+        closedir(dir)  // fails only for a bad handle
         guard tables.count > Self.keptTables else { return }
         for table in tables.sorted(by: { $0.used < $1.used }).prefix(tables.count - Self.keptTables) {
-            unlink(table.path)
+            unlink(table.path)  // -1 on error: another run removed it
         }
     }
 
@@ -121,12 +132,17 @@ package struct CatalogTableCache: Sendable {
     struct Kept {
         private let bytes: FileBytes
         private let raw: UnsafeRawBufferPointer
+        /// The catalog's identity, as the table names it.
+        let identity: FileIdentity
+        /// The hash of the delimiter and columns it was read with (``CatalogTableCache/keysHash(delimiter:keys:)``).
         let keysHash: UInt64
+        /// The bytes of the file before its text (3 for a byte-order mark).
         let textOffset: Int
         /// The clubrooms, their later rows and the grid's non-empty cells.
         let count: Int
         let laterCount: Int
         private let cellCount: Int
+        /// The records read: the clubrooms' first rows, their later rows and the rows left out.
         let recordCount: Int
         private let skippedCount: Int
         private let offsets: Layout.Offsets
@@ -142,6 +158,7 @@ package struct CatalogTableCache: Sendable {
             guard header[0] == Layout.magic, header[1] == Layout.byteOrder,
                 Array(header[2..<9]) == identity.values
             else { return nil }
+            self.identity = identity
             keysHash = UInt64(bitPattern: header[9])
             let limit = Int64(Int32.max)
             guard header[10] == 0 || header[10] == 3, (0...limit).contains(header[11]),
@@ -158,7 +175,8 @@ package struct CatalogTableCache: Sendable {
             offsets = Layout.Offsets(
                 count: count, laterCount: laterCount, cellCount: cellCount, skippedCount: skippedCount,
                 reasonBytes: Int(header[16]))
-            guard offsets.end == raw.count, recordCount >= skippedCount else { return nil }
+            // Every record read is a clubroom's first row, a later row, or one left out.
+            guard offsets.end == raw.count, recordCount == count + laterCount + skippedCount else { return nil }
         }
 
         /// The position of clubroom `i` (0..<``count``; of a damaged table, no coordinate when it has no
@@ -175,8 +193,11 @@ package struct CatalogTableCache: Sendable {
             return k >= 0 && k < count ? memberRow(k) : CSVCatalogTable.Row(start: -1, line: 0, next: -1)
         }
 
-        /// Later row `j` (0..<``laterCount``).
-        func laterRow(_ j: Int) -> CSVCatalogTable.Row { row(at: offsets.laterRows + j * 16) }
+        /// Later row `j` (0..<``laterCount``; beyond, a row that is not valid).
+        func laterRow(_ j: Int) -> CSVCatalogTable.Row {
+            j >= 0 && j < laterCount
+                ? row(at: offsets.laterRows + j * 16) : CSVCatalogTable.Row(start: -1, line: 0, next: -1)
+        }
 
         /// The member of the cells that clubroom `i` is.
         @inline(__always)
@@ -228,68 +249,51 @@ package struct CatalogTableCache: Sendable {
         @inline(__always)
         func member(_ k: Int) -> Int { Int(raw.loadUnaligned(fromByteOffset: offsets.members + k * 4, as: Int32.self)) }
 
-        /// True when everything the table points to lies within it and within a text of `textCount` bytes:
-        /// every position is valid, every row starts within the text on a line ≥ 1 and chains forward to a
-        /// later row that exists, the cells go up, and the members are each clubroom once, in its own cell. A
-        /// search can then take the table as it is.
-        func isWhole(textCount: Int) -> Bool {
+        /// True when the clubrooms of the cells `cells` (increasing, each looked up as ``members(inCells:_:)``
+        /// looks it up; nil: of every cell, whose entries are then checked to go up and to hold every clubroom)
+        /// can be taken as they are: each is there once, in its own cell, at a valid position, with rows that
+        /// start within a text of `textCount` bytes on a line ≥ 1 and chain forward to later rows that exist
+        /// and that no other clubroom's chain enters (so that every walk along them ends, and all of them take
+        /// time in proportion to the rows).
+        func isValid(cells: [Int]?, textCount: Int) -> Bool {
             func valid(_ row: CSVCatalogTable.Row) -> Bool {
                 row.start >= 0 && row.start < textCount && row.line >= 1 && row.next >= -1
                     && Int(row.next) < laterCount
             }
-            for j in 0..<laterCount {
-                let row = laterRow(j)
-                guard valid(row), row.next < 0 || Int(row.next) > j else { return false }
+            var seen = [UInt64](repeating: 0, count: (count + 63) / 64)
+            var entered = [UInt64](repeating: 0, count: (laterCount + 63) / 64)
+            func isValid(member k: Int, cell: Int) -> Bool {
+                let i = member(k)
+                guard i >= 0, i < count, seen[i >> 6] & 1 << UInt64(i & 63) == 0, memberOf(i) == k else {
+                    return false
+                }
+                seen[i >> 6] |= 1 << UInt64(i & 63)
+                let c = memberCoordinate(k)
+                var row = memberRow(k)
+                guard c.isValid, GeodesicIndex.Reach.cell(of: c) == cell, valid(row) else { return false }
+                while row.next >= 0 {
+                    let j = Int(row.next)
+                    guard entered[j >> 6] & 1 << UInt64(j & 63) == 0 else { return false }
+                    entered[j >> 6] |= 1 << UInt64(j & 63)
+                    row = laterRow(j)
+                    guard valid(row), row.next < 0 || Int(row.next) > j else { return false }
+                }
+                return true
+            }
+            if let cells {
+                for cell in cells {
+                    for k in members(inCells: cell, cell) where !isValid(member: k, cell: cell) { return false }
+                }
+                return true
             }
             guard cellNumber(cellCount) == GeodesicIndex.Reach.cellCount, cellStart(0) == 0,
                 cellStart(cellCount) == count
             else { return false }
-            var seen = [UInt64](repeating: 0, count: (count + 63) / 64)
             for e in 0..<cellCount {
                 let cell = cellNumber(e)
                 let (from, to) = (cellStart(e), cellStart(e + 1))
                 guard cell >= 0, cell < cellNumber(e + 1), from < to else { return false }
-                for k in from..<to {
-                    let i = member(k)
-                    guard i >= 0, i < count, seen[i >> 6] & 1 << UInt64(i & 63) == 0, memberOf(i) == k else {
-                        return false
-                    }
-                    seen[i >> 6] |= 1 << UInt64(i & 63)
-                    let c = memberCoordinate(k)
-                    guard c.isValid, GeodesicIndex.Reach.cell(of: c) == cell, valid(memberRow(k)) else { return false }
-                }
-            }
-            return true
-        }
-
-        /// True when the clubrooms in the cells `cells` (increasing, each looked up as ``members(inCells:_:)``
-        /// looks it up) are each there once, in their own cell, at valid positions, with rows that start within
-        /// a text of `textCount` bytes on a line ≥ 1 and chain forward to later rows that exist: a search of
-        /// those cells can then take the table as it is.
-        func isValid(cells: [Int], textCount: Int) -> Bool {
-            func valid(_ row: CSVCatalogTable.Row) -> Bool {
-                row.start >= 0 && row.start < textCount && row.line >= 1 && row.next >= -1
-                    && Int(row.next) < laterCount
-            }
-            var seen = [UInt64](repeating: 0, count: (count + 63) / 64)
-            for cell in cells {
-                for k in members(inCells: cell, cell) {
-                    let i = member(k)
-                    guard i >= 0, i < count, seen[i >> 6] & 1 << UInt64(i & 63) == 0, memberOf(i) == k else {
-                        return false
-                    }
-                    seen[i >> 6] |= 1 << UInt64(i & 63)
-                    let c = memberCoordinate(k)
-                    var row = memberRow(k)
-                    guard c.isValid, GeodesicIndex.Reach.cell(of: c) == cell, valid(row) else { return false }
-                    var previous = -1
-                    while row.next >= 0 {
-                        let j = Int(row.next)
-                        row = laterRow(j)
-                        guard j > previous, valid(row) else { return false }
-                        previous = j
-                    }
-                }
+                for k in from..<to where !isValid(member: k, cell: cell) { return false }
             }
             return true
         }
@@ -401,7 +405,7 @@ package struct CatalogTableCache: Sendable {
                     place[cell] += 1
                 }
             }
-            let reasons = table.skipped.map { Array($0.reason.utf8.prefix(0x7FFF_FFFF)) }
+            let reasons = table.skipped.map { Array($0.reason.utf8) }
             let offsets = Offsets(
                 count: count, laterCount: table.laterRows.count, cellCount: cells.count,
                 skippedCount: table.skipped.count, reasonBytes: reasons.reduce(0) { $0 + $1.count })

@@ -1,14 +1,15 @@
 internal import CPROJ
 import Glibc
 
-/// PROJ's functions that RouteKit calls, looked up in the library the first time a geodesic is measured
-/// with Karney's algorithms or a map is projected.
+/// PROJ's functions that RouteKit calls, looked up in the library the first time ``Geodesic`` is set up or a
+/// map is projected.
 ///
 /// RouteKit does not link PROJ: the library and the forty others it needs (a network stack, TIFF, SQLite)
-/// made every run of `routekit` spend about 8 ms of its start-up loading them and resolving their symbols,
-/// whether it measured a long geodesic or not — and most runs do not (short lines have their own formulas,
-/// see ``GeodesicCenter`` and ``Coordinate/distance(to:)``). The library is opened by the name its
-/// development package installs (`libproj.so`), else by the soname of PROJ 9 (`libproj.so.25`).
+/// made every run of `routekit` spend 4–5 ms of CPU of its start-up loading them and resolving their
+/// symbols, whether it used them or not. `convert` and `near` within 100 km (``GeodesicCenter``'s own
+/// formulas) never do; `stats`, `profile`, `map` and `stages` load it when they measure their first step.
+/// The library is opened by the name its development package installs (`libproj.so`), else by the soname of
+/// PROJ 9 (`libproj.so.25`).
 struct PROJLibrary: @unchecked Sendable {
     let geodesicInit: @convention(c) (UnsafeMutablePointer<geod_geodesic>?, Double, Double) -> Void
     let geodesicInverse:

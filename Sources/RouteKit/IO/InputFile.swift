@@ -81,6 +81,14 @@ public final class InputFile {
         }
     }
 
+    /// The file's identity now (nil for standard input, a pipe or a device, or when `fstat` fails): differs
+    /// from ``identity`` when the file changed since it was opened.
+    package func identityNow() -> FileIdentity? {
+        var info = stat()
+        guard identity != nil, fstat(fd, &info) == 0 else { return nil }  // -1 on error
+        return FileIdentity(info)
+    }
+
     /// The first `count` bytes (fewer if the input is shorter), without consuming them: later reads
     /// return them again. For telling formats apart; works on standard input too.
     public func peek(_ count: Int) throws -> [UInt8] {
@@ -153,6 +161,7 @@ package struct FileIdentity: Equatable, Sendable {
     /// The time of the last change of the contents or the attributes (`st_ctim`).
     package var changed: (seconds: Int64, nanoseconds: Int64)
 
+    /// The identity `fstat` or `stat` gave.
     init(_ info: stat) {
         device = Int64(bitPattern: UInt64(info.st_dev))
         inode = Int64(bitPattern: UInt64(info.st_ino))
@@ -167,4 +176,17 @@ package struct FileIdentity: Equatable, Sendable {
     }
 
     package static func == (a: FileIdentity, b: FileIdentity) -> Bool { a.values == b.values }
+
+    /// True when the file last changed longer ago than its times can tell apart (2 s where they are whole
+    /// seconds, as on some file systems; 10 ms where they have nanoseconds, a few of the kernel's ticks): a
+    /// change made from now on will show in them.
+    package var isSettled: Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)  // cannot fail for CLOCK_REALTIME
+        let coarse = modified.nanoseconds == 0 && changed.nanoseconds == 0
+        let last = max(
+            modified.seconds * 1_000_000_000 + modified.nanoseconds,
+            changed.seconds * 1_000_000_000 + changed.nanoseconds)
+        return last + (coarse ? 2_000_000_000 : 10_000_000) < Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
 }

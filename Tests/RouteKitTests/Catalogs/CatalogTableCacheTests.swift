@@ -18,6 +18,7 @@ import Testing
                 bytes ?? CSVCatalogTableTests.catalog(rows: 24_000, seed: 7, quotes: quotes, sortedIds: sortedIds)
             #expect(text.count >= CatalogTableCache.minimumBytes)
             path = try Fixture.write(text, name: "catalog.csv", in: folder)
+            usleep(20_000)  // a table is kept only of a file whose times have settled (10 ms)
             cache = CatalogTableCache(folder: folder.appendingPathComponent("cache/routekit").path)
         }
 
@@ -177,6 +178,24 @@ import Testing
         #expect(setting.tables.isEmpty)
     }
 
+    /// A catalog written an instant ago may be written again within the resolution of its times, which would
+    /// then not tell: its table is kept only once its times have settled.
+    @Test func aCatalogWhoseTimesHaveNotSettledIsNotKept() throws {
+        let setting = try Setting()
+        defer { setting.remove() }
+        let fresh = try Fixture.write(
+            Array(("id,lat,lon,note\n1,50,14," + String(repeating: "x", count: 1 << 20) + "\n").utf8),
+            name: "fresh.csv", in: setting.folder)
+        // Its time of change a minute ahead (a clock that tells no more than that): not settled.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: fresh)
+        _ = try CSVCatalogTable(path: fresh, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true)
+        #expect(setting.tables.isEmpty)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: fresh)
+        usleep(20_000)
+        _ = try CSVCatalogTable(path: fresh, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true)
+        #expect(setting.tables.count == 1)
+    }
+
     @Test func aCatalogChangedSinceOrReadWithOtherColumnsIsReadAfresh() throws {
         let setting = try Setting()
         defer { setting.remove() }
@@ -217,6 +236,8 @@ import Testing
         ("a first row before the text", { n in sections(n).firstRows }, -5),
         ("a chain to a row beyond the later rows", { n in sections(n).firstRows + 8 }, Int64(Int32.max) << 32 | 1),
         ("a later row chained to itself", { n in sections(n).laterRows + 8 }, 1),
+        ("a first row chained into another clubroom's rows", { n in sections(n).firstRows + 16 + 8 }, 1),
+        ("a record count that does not add up", { _ in 14 * 8 }, 3),
     ]
 
     @Test(arguments: 0..<damages.count)
@@ -255,6 +276,7 @@ import Testing
         for k in 0..<(CatalogTableCache.keptTables + 2) {
             let path = try Fixture.write(
                 Array("id,lat,lon,note\n\(k),50,14,\(padding)\n".utf8), name: "c\(k).csv", in: setting.folder)
+            usleep(20_000)
             _ = try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true)
         }
         #expect(setting.tables.count == CatalogTableCache.keptTables)
