@@ -70,12 +70,11 @@ package final class CSVCatalogTable: @unchecked Sendable {
         let kept = identity.flatMap { cache?.table(for: $0) }
         do {
             bytes = try Self.text(of: input, kept: kept)
-            delimiter = CSVRows.delimiter(of: bytes.buffer)
-            var rows = CSVRows(text: bytes.buffer, delimiter: delimiter)
-            keys = try CSVCatalogReader(columns: columns).header(&rows)
-            var keysHash = CatalogTableCache.keysHash(delimiter: delimiter, keys: keys)
-            if let kept, kept.keysHash == keysHash, take(kept, reach: reach) {
-                readFromCache = true
+            var rows: CSVRows
+            (delimiter, keys, rows) = try Self.header(of: bytes, columns: columns)
+            if let kept, kept.keysHash == CatalogTableCache.keysHash(delimiter: delimiter, keys: keys),
+                take(kept, reach: reach)
+            {
                 // Only the rows of the clubrooms found are read now.
                 bytes.expectRandomReads()
                 cache?.markUsed(kept)
@@ -84,11 +83,9 @@ package final class CSVCatalogTable: @unchecked Sendable {
             if kept != nil {
                 // The text was taken as the table said it lies in the file, unchecked: read it as any catalog's.
                 bytes = try CSVCatalogReader.utf8Bytes(input)
-                delimiter = CSVRows.delimiter(of: bytes.buffer)
-                rows = CSVRows(text: bytes.buffer, delimiter: delimiter)
-                keys = try CSVCatalogReader(columns: columns).header(&rows)
-                keysHash = CatalogTableCache.keysHash(delimiter: delimiter, keys: keys)
+                (delimiter, keys, rows) = try Self.header(of: bytes, columns: columns)
             }
+            let keysHash = CatalogTableCache.keysHash(delimiter: delimiter, keys: keys)
             let text = bytes.buffer
             // A table is kept only of text read as it is in the file (not converted from Windows-1250).
             let textOffset = Int(input.byteCount ?? 0) - text.count
@@ -130,8 +127,18 @@ package final class CSVCatalogTable: @unchecked Sendable {
         return try CSVCatalogReader.utf8Bytes(input)
     }
 
+    /// The delimiter of `text`, the field each column holds, and the rows after the header.
+    private static func header(
+        of text: FileBytes, columns: CSVCatalogReader.Columns
+    ) throws -> (UInt8, [CatalogRecord.Field?], CSVRows) {
+        let delimiter = CSVRows.delimiter(of: text.buffer)
+        var rows = CSVRows(text: text.buffer, delimiter: delimiter)
+        let keys = try CSVCatalogReader(columns: columns).header(&rows)
+        return (delimiter, keys, rows)
+    }
+
     /// True when the table came from a ``CatalogTableCache`` (no row was read).
-    package private(set) var readFromCache = false
+    package var readFromCache: Bool { kept != nil }
 
     /// Per row left out: whether its latitude and longitude looked swapped (what a kept table keeps of it).
     private var skippedSwapped: [Bool] = []
@@ -161,9 +168,9 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// With a kept table taken for a reach: the reach, whose cells alone were checked and are searched.
     private var checkedReach: GeodesicIndex.Reach?
 
-    /// True when the table is a kept one: searched by its cells (``cellMatches(within:of:)``); within the reach
-    /// it was taken for, when there is one.
-    package var searchesByCells: Bool { kept != nil }
+    /// True when the table is searched by its cells (``cellMatches(within:of:)``): a kept one (see
+    /// ``readFromCache``), within the reach it was taken for, when there is one.
+    package var searchesByCells: Bool { readFromCache }
 
     /// What ``GeodesicIndex/positions(within:of:)`` would answer over this table's positions, from the cells
     /// of a kept table (no index to build); nil when the table is not a kept one. A table taken for a reach
@@ -198,51 +205,29 @@ package final class CSVCatalogTable: @unchecked Sendable {
     @inline(__always) private func firstRow(_ i: Int) -> Row { kept?.firstRow(i) ?? firstRows[i] }
     @inline(__always) private func laterRow(_ j: Int) -> Row { kept?.laterRow(j) ?? laterRows[j] }
 
-    /// Keeps only the clubrooms whose position is a candidate of `reach`.
+    /// Keeps only the clubrooms whose position is a candidate of `reach`, with their rows.
     private func keep(within reach: GeodesicIndex.Reach) {
         let (all, first, later) = (positions, firstRows, laterRows)
         positions = []
         firstRows = []
         laterRows = []
-        let picked = all.indices.filter { reach.contains(all[$0]) }.map { Int32($0) }
-        // The rows were read from this text: they are in bounds.
-        _ = adopt(picked, coordinate: { all[$0] }, first: { first[$0] }, later: { later[$0] }, laterCount: later.count)
-        keptWithinReach = true
-    }
-
-    /// Appends the clubrooms `picked` (in increasing order) of another table, given by their positions, their
-    /// first rows and the rows chained from them; false when a position is invalid or a row out of bounds
-    /// (a chain must go forward, so it ends).
-    private func adopt(
-        _ picked: [Int32], coordinate: (Int) -> Coordinate, first: (Int) -> Row, later: (Int) -> Row, laterCount: Int
-    ) -> Bool {
-        let size = bytes.buffer.count
-        func valid(_ row: Row) -> Bool {
-            row.start >= 0 && row.start < size && row.line >= 1 && row.next >= -1 && Int(row.next) < laterCount
-        }
-        positions.reserveCapacity(picked.count)
-        firstRows.reserveCapacity(picked.count)
-        lastRow = [Int32](repeating: -1, count: picked.count)
-        defer { lastRow = [] }
-        for i in picked {
-            let c = coordinate(Int(i))
-            var row = first(Int(i))
-            guard c.isValid, valid(row) else { return false }
+        lastRow = []
+        for i in all.indices where reach.contains(all[i]) {
+            var row = first[i]
             var next = Int(row.next)
             row.next = -1
-            positions.append(c)
+            positions.append(all[i])
             firstRows.append(row)
-            var previous = -1
+            lastRow.append(-1)
             while next >= 0 {
-                var chained = later(next)
-                guard next > previous, valid(chained) else { return false }
-                previous = next
+                var chained = later[next]
                 next = Int(chained.next)
                 chained.next = -1
                 add(chained, toClubroom: positions.count - 1)
             }
         }
-        return true
+        lastRow = []
+        keptWithinReach = true
     }
 
     /// The number of clubrooms (with a reach: of those kept).
@@ -496,7 +481,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
         let rows = indices.map(firstRow)
         let text = bytes.buffer
         var touched = 0
-        for row in rows { touched &+= Int(text[row.start]) }
+        for row in rows where row.start >= 0 && row.start < text.count { touched &+= Int(text[row.start]) }
         if touched == Int.min { return [] }  // never: it keeps the reads above
         var reader = RowReader(text: text, delimiter: delimiter)
         return indices.indices.map { clubroom(rows[$0], coordinate: coordinate(at: indices[$0]), reader: &reader) }
@@ -793,7 +778,7 @@ private struct ReachedPiece {
             var place: UInt64 = 0
             if let id = row.id {
                 if id.starts(with: clashPrefix) { clash = true }
-                hash = IdTable.hash(id)
+                hash = FNV.hash(id)
                 if let textStart, let textEnd, let start = UnsafeRawPointer(id.baseAddress), start >= textStart,
                     start + id.count <= textEnd, id.count < 1 << 16
                 {
@@ -848,7 +833,7 @@ private struct IdTable {
             }
             prepareLookups()
         }
-        let hash = Self.hash(id)
+        let hash = FNV.hash(id)
         let (slot, found) = find(id, hash: hash)
         if let found { return found }
         let k = groups.count
@@ -871,7 +856,7 @@ private struct IdTable {
     /// The clubroom of `id` if the table has it (after ``prepareLookups()``), without adding it.
     func existingGroup(of id: UnsafeBufferPointer<UInt8>) -> Int? {
         precondition(!inOrder, "IdTable: prepareLookups() first")
-        return find(id, hash: Self.hash(id)).group
+        return find(id, hash: FNV.hash(id)).group
     }
 
     /// The slot where `id` is or would go, and its clubroom when it is there.
@@ -904,12 +889,9 @@ private struct IdTable {
         return value
     }
 
-    /// FNV-1a, 64 bits.
-    static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 { FNV.hash(bytes) }
-
     /// The hash of id `k`.
     private static func hash(_ stored: UnsafeBufferPointer<UInt8>, _ k: Int, _ starts: [Int32]) -> UInt64 {
-        hash(UnsafeBufferPointer(rebasing: stored[Int(starts[k])..<Int(starts[k + 1])]))
+        FNV.hash(UnsafeBufferPointer(rebasing: stored[Int(starts[k])..<Int(starts[k + 1])]))
     }
 
     /// Puts id `k` in the first free slot from its hash's.

@@ -24,10 +24,10 @@ package struct CatalogTableCache: Sendable {
         self.folder = folder
     }
 
-    /// The folder the environment names: `ROUTEKIT_CACHE` (a folder, or `off` for none), else
-    /// `$XDG_CACHE_HOME/routekit`, else `$HOME/.cache/routekit`; nil for none.
-    package static func folder(environment: (String) -> String?) -> String? {
-        if let named = environment("ROUTEKIT_CACHE"), !named.isEmpty { return named == "off" ? nil : named }
+    /// The folder `option` names (a folder, or `off` for none), else the environment: `ROUTEKIT_CACHE` (the
+    /// same), else `$XDG_CACHE_HOME/routekit`, else `$HOME/.cache/routekit`; nil for none.
+    package static func folder(option: String? = nil, environment: (String) -> String?) -> String? {
+        if let named = option ?? environment("ROUTEKIT_CACHE"), !named.isEmpty { return named == "off" ? nil : named }
         if let base = environment("XDG_CACHE_HOME"), base.hasPrefix("/") { return base + "/routekit" }
         if let home = environment("HOME"), home.hasPrefix("/") { return home + "/.cache/routekit" }
         return nil
@@ -44,9 +44,8 @@ package struct CatalogTableCache: Sendable {
     /// The table kept for the catalog as `identity` describes it now; nil when none is kept, or it was kept for
     /// another state of the file or is damaged.
     func table(for identity: FileIdentity) -> Kept? {
-        let file = file(for: identity)
-        guard let input = try? InputFile(path: file), let size = input.byteCount, size >= Layout.headerSize,
-            let bytes = try? input.mapAll(), let kept = Kept(bytes, identity: identity)
+        guard let input = try? InputFile(path: file(for: identity)), let bytes = try? input.mapAll(),
+            let kept = Kept(bytes, identity: identity)
         else { return nil }
         // A search reads the cells it needs and the rows of what it finds.
         bytes.expectRandomReads()
@@ -64,7 +63,8 @@ package struct CatalogTableCache: Sendable {
         // Counts and offsets are kept in 4 bytes: a larger table is not kept.
         let reasonBytes = table.skipped.reduce(0) { $0 + $1.reason.utf8.count }
         guard max(table.coordinates.count, table.laterRows.count, table.skipped.count, reasonBytes) < Int32.max,
-            Self.makeFolder(folder), let output = try? OutputStream.create(path: file(for: table.identity))
+            (try? Folder.create(folder, mode: 0o700, parents: true)) != nil,
+            let output = try? OutputStream.create(path: file(for: table.identity))
         else { return }
         let bytes = Layout.bytes(of: table)
         let written = bytes.withUnsafeBytes { (try? output.write(bytes: $0)) != nil }
@@ -72,25 +72,11 @@ package struct CatalogTableCache: Sendable {
         prune()
     }
 
-    /// Makes `folder` and those above it that are missing; false when it cannot be made.
-    private static func makeFolder(_ folder: String) -> Bool {
-        var path = ""
-        for part in folder.split(separator: "/", omittingEmptySubsequences: false) {
-            path += path.isEmpty && folder.hasPrefix("/") ? "/" + part : (path.isEmpty ? "" : "/") + part
-            if path.isEmpty || path == "/" { continue }
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { return false }  // -1 on error, errno set
-        }
-        return true
-    }
-
     /// Removes the tables used least recently beyond ``keptTables``.
     private func prune() {
-        guard let dir = opendir(folder) else { return }  // NULL on error: nothing to prune
+        guard let items = try? Folder.list(folder) else { return }  // cannot be listed: nothing to prune
         var tables: [(used: Int, path: String)] = []
-        while let entry = readdir(dir) {  // NULL at the end
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in items.map(\.name) {
             var info = stat()
             let path = folder + "/" + name
             guard stat(path, &info) == 0 else { continue }  // -1 on error: gone meanwhile
@@ -101,9 +87,7 @@ package struct CatalogTableCache: Sendable {
                 unlink(path)  // -1 on error: another run removed it
             }
         }
-        closedir(dir)  // fails only for a bad handle
-        guard tables.count > Self.keptTables else { return }
-        for table in tables.sorted(by: { $0.used < $1.used }).prefix(tables.count - Self.keptTables) {
+        for table in tables.sorted(by: { $0.used < $1.used }).dropLast(Self.keptTables) {
             unlink(table.path)  // -1 on error: another run removed it
         }
     }
@@ -348,7 +332,7 @@ package struct CatalogTableCache: Sendable {
         static let magic = Int64(bitPattern: 0x3345_4C42_4154_4B52)
         static let byteOrder: Int64 = 0x0102_0304_0506_0708
         static let headerFields = 17
-        static let headerSize = Int64(headerFields * 8)
+        static let headerSize = headerFields * 8
 
         /// Where each section starts.
         struct Offsets {
@@ -365,7 +349,7 @@ package struct CatalogTableCache: Sendable {
 
             init(count: Int, laterCount: Int, cellCount: Int, skippedCount: Int, reasonBytes: Int) {
                 let padded = (count * 4 + 7) / 8 * 8
-                members = Int(headerSize)
+                members = headerSize
                 memberCoordinates = members + padded
                 memberRows = memberCoordinates + count * 16
                 memberOf = memberRows + count * 16

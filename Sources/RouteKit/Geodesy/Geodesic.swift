@@ -19,16 +19,7 @@ public struct GeodesicInverse: Hashable, Sendable {
 /// `Geodesic` can be shared between threads.
 public final class Geodesic: @unchecked Sendable {
     private let state: UnsafeMutablePointer<geod_geodesic>
-    private let inverse:
-        @convention(c) (
-            UnsafePointer<geod_geodesic>?, Double, Double, Double, Double, UnsafeMutablePointer<Double>?,
-            UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?
-        ) -> Void
-    private let direct:
-        @convention(c) (
-            UnsafePointer<geod_geodesic>?, Double, Double, Double, Double, UnsafeMutablePointer<Double>?,
-            UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?
-        ) -> Void
+    private let proj: PROJLibrary
 
     /// The WGS84 ellipsoid: equatorial radius 6,378,137 m, flattening 1/298.257223563.
     public static let wgs84 = Geodesic(equatorialRadiusMeters: wgs84Radius, flattening: wgs84Flattening)
@@ -42,12 +33,10 @@ public final class Geodesic: @unchecked Sendable {
     ///
     /// PROJ is loaded here the first time (see ``PROJLibrary``); a system without it stops with its reason.
     public init(equatorialRadiusMeters: Double, flattening: Double) {
-        let proj = PROJLibrary.loaded
+        proj = PROJLibrary.loaded
         state = .allocate(capacity: 1)
         state.initialize(to: geod_geodesic())
         proj.geodesicInit(state, equatorialRadiusMeters, flattening)  // no failure mode: it only computes constants
-        inverse = proj.geodesicInverse
-        direct = proj.geodesicDirect
     }
 
     deinit {
@@ -60,14 +49,14 @@ public final class Geodesic: @unchecked Sendable {
         var azimuth1 = 0.0
         var azimuth2 = 0.0
         // Never fails; latitudes must be within −90…90, which Coordinate.isValid guarantees for read data.
-        inverse(state, a.latitude, a.longitude, b.latitude, b.longitude, &distance, &azimuth1, &azimuth2)
+        proj.geodesicInverse(state, a.latitude, a.longitude, b.latitude, b.longitude, &distance, &azimuth1, &azimuth2)
         return GeodesicInverse(distanceMeters: distance, initialAzimuthDegrees: azimuth1, finalAzimuthDegrees: azimuth2)
     }
 
     /// The length in metres of the geodesic from `a` to `b`.
     public func distance(from a: Coordinate, to b: Coordinate) -> Double {
         var distance = 0.0
-        inverse(state, a.latitude, a.longitude, b.latitude, b.longitude, &distance, nil, nil)
+        proj.geodesicInverse(state, a.latitude, a.longitude, b.latitude, b.longitude, &distance, nil, nil)
         return distance
     }
 
@@ -76,7 +65,8 @@ public final class Geodesic: @unchecked Sendable {
     public func destination(from start: Coordinate, azimuthDegrees: Double, distanceMeters: Double) -> Coordinate {
         var latitude = 0.0
         var longitude = 0.0
-        direct(state, start.latitude, start.longitude, azimuthDegrees, distanceMeters, &latitude, &longitude, nil)
+        proj.geodesicDirect(
+            state, start.latitude, start.longitude, azimuthDegrees, distanceMeters, &latitude, &longitude, nil)
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 }

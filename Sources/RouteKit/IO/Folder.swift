@@ -33,10 +33,11 @@ package enum Folder {
         return items.sorted { $0.name < $1.name }
     }
 
-    /// Creates the folder at `path` unless it exists.
+    /// Creates the folder at `path` unless it exists, with `mode` (less the umask); with `parents`, the
+    /// folders above it that are missing too, with the same mode.
     ///
     /// - Throws: ``IOError/cannotCreate(path:reason:)`` when `path` is a file or cannot be made.
-    package static func create(_ path: String) throws {
+    package static func create(_ path: String, mode: mode_t = 0o755, parents: Bool = false) throws {
         var info = stat()
         if stat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -44,7 +45,11 @@ package enum Folder {
             }
             return
         }
-        guard mkdir(path, 0o755) == 0 else {  // -1 on error, errno set
+        if parents, let slash = path.lastIndex(of: "/"), slash > path.startIndex {
+            try create(String(path[..<slash]), mode: mode, parents: true)
+        }
+        // EEXIST: made meanwhile by another process.
+        guard mkdir(path, mode) == 0 || errno == EEXIST else {  // -1 on error, errno set
             throw IOError.cannotCreate(path: path, reason: IOError.systemReason())
         }
     }

@@ -150,8 +150,8 @@ public final class GeodesicIndex: @unchecked Sendable {
     /// longitude check it on the chord as the tree does, before the geodesic decides.
     package struct Reach: Sendable {
         private let centers: [Cap]
+        /// How far in latitude from a centre a candidate can be, degrees (each cap's band).
         private let band: Double
-        private let chord2: Double
         /// Per slice of latitude (``slices`` of them from −90° to 90°): the centres whose band may reach into
         /// it, as the range of `centers` from `firstCenter[k]` to `firstCenter[slices + k]`.
         private let firstCenter: [Int32]
@@ -180,7 +180,7 @@ public final class GeodesicIndex: @unchecked Sendable {
             /// The candidates within `radiusMeters` (≥ 0) of `center`.
             package init(_ radiusMeters: Double, of center: Coordinate) {
                 let bound = GeodesicIndex.bound(max(0, radiusMeters))
-                let angle = min(.pi, bound.angle * (1 + 1e-9) + 1e-9)
+                let angle = Self.angle(bound)
                 let q = GeodesicCenter.normal(center)
                 // On the sphere a cap of angle θ around latitude φ spans asin(sin θ / cos φ) of longitude
                 // either side, unless it holds a pole.
@@ -222,25 +222,39 @@ public final class GeodesicIndex: @unchecked Sendable {
                 }
             }
 
-            /// The unit vector of `c` when it is a candidate; nil when it is not.
+            /// The angle of the cap on the unit sphere for the index's `bound`, with a little room for rounding.
+            fileprivate static func angle(_ bound: (angle: Double, chord: Double, chord2: Double)) -> Double {
+                min(.pi, bound.angle * (1 + 1e-9) + 1e-9)
+            }
+
+            /// True when `c` lies within the band of latitude and the span of longitude.
             @inline(__always)
-            package func candidate(_ c: Coordinate) -> (Double, Double, Double)? {
-                guard abs(latitude - c.latitude) <= band else { return nil }
+            fileprivate func spans(_ c: Coordinate) -> Bool {
                 let turn = abs(c.longitude - longitude)
-                guard min(turn, 360 - turn) <= longitudeBand else { return nil }
-                let p = GeodesicCenter.normal(c)
+                return abs(latitude - c.latitude) <= band && min(turn, 360 - turn) <= longitudeBand
+            }
+
+            /// True when the unit vector `p` lies within the chord of the centre's.
+            @inline(__always)
+            fileprivate func reaches(_ p: (Double, Double, Double)) -> Bool {
                 let dx = p.0 - x
                 let dy = p.1 - y
                 let dz = p.2 - z
-                return dx * dx + dy * dy + dz * dz <= chord2 ? p : nil
+                return dx * dx + dy * dy + dz * dz <= chord2
+            }
+
+            /// The unit vector of `c` when it is a candidate; nil when it is not.
+            @inline(__always)
+            package func candidate(_ c: Coordinate) -> (Double, Double, Double)? {
+                guard spans(c) else { return nil }
+                let p = GeodesicCenter.normal(c)
+                return reaches(p) ? p : nil
             }
         }
 
         /// The candidates within `radiusMeters` (≥ 0) of any of `centers`.
         package init(_ radiusMeters: Double, of centers: [Coordinate]) {
-            let bound = GeodesicIndex.bound(max(0, radiusMeters))
-            band = min(.pi, bound.angle * (1 + 1e-9) + 1e-9) * 180 / .pi
-            chord2 = bound.chord2
+            band = Cap.angle(GeodesicIndex.bound(max(0, radiusMeters))) * 180 / .pi
             self.centers = centers.map { Cap(radiusMeters, of: $0) }.sorted { $0.latitude < $1.latitude }
             // One sweep up the slices: the first centre at or above each slice's lowest latitude less the band,
             // and the first above its highest plus the band.
@@ -321,24 +335,17 @@ public final class GeodesicIndex: @unchecked Sendable {
             let cell = Self.cell(of: c)
             guard cells[cell >> 6] & 1 << UInt64(cell & 63) != 0 else { return false }
             let place = (c.latitude + 90) / 180 * Double(Self.slices)
-            let slice = place >= 0 ? min(Self.slices - 1, Int(place)) : 0
+            let slice = place >= 0 ? Int(min(Double(Self.slices - 1), place)) : 0
             let lo = Int(firstCenter[slice])
             let hi = Int(firstCenter[Self.slices + slice])
             guard lo < hi else { return false }
             return centers.withUnsafeBufferPointer { centers in
-                var p = (0.0, 0.0, 0.0)
-                var measured = false
-                for q in centers[lo..<hi] where abs(q.latitude - c.latitude) <= band {
-                    let turn = abs(c.longitude - q.longitude)
-                    guard min(turn, 360 - turn) <= q.longitudeBand else { continue }
-                    if !measured {
-                        p = GeodesicCenter.normal(c)
-                        measured = true
-                    }
-                    let dx = p.0 - q.x
-                    let dy = p.1 - q.y
-                    let dz = p.2 - q.z
-                    if dx * dx + dy * dy + dz * dz <= chord2 { return true }
+                // The unit vector is computed once, for the first centre whose band and span hold `c`.
+                var p: (Double, Double, Double)?
+                for q in centers[lo..<hi] where q.spans(c) {
+                    let unit = p ?? GeodesicCenter.normal(c)
+                    p = unit
+                    if q.reaches(unit) { return true }
                 }
                 return false
             }

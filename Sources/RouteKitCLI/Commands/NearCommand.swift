@@ -347,12 +347,12 @@ struct NearCommand: Command {
         // The reach (and its grid) is built only when it is to be used.
         let narrow =
             GeodesicIndex.Reach.areaShare(radius, centers: positions.count) <= CatalogTableSearch.reachAreaLimit
-        let folder = cache ?? CatalogTableCache.folder { getenv($0).map { String(cString: $0) } }
+        let folder = CatalogTableCache.folder(option: cache) { getenv($0).map { String(cString: $0) } }
         guard
             let table = try CSVCatalogTable(
                 path: catalogs[0], columns: columns, progress: counter,
                 reach: narrow ? GeodesicIndex.Reach(radius, of: positions.map(\.coordinate)) : nil,
-                cache: folder == "off" ? nil : folder.map(CatalogTableCache.init),
+                cache: folder.map(CatalogTableCache.init),
                 keepsTable: positions.count > CatalogTableSearch.scanLimit)
         else { return nil }
         progress?.finish()
