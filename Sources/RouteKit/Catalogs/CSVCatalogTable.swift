@@ -469,7 +469,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
 
     /// The clubroom at `index` (0..<``count``), built from its rows as ``ClubroomCatalog`` builds it.
     package func clubroom(at index: Int) -> Clubroom {
-        var reader = RowReader(text: bytes.buffer, delimiter: delimiter)
+        var reader = RowReader(text: bytes.buffer, delimiter: delimiter, keys: keys)
         return clubroom(firstRow(index), coordinate: coordinate(at: index), reader: &reader)
     }
 
@@ -478,13 +478,21 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// Their rows lie anywhere in the file: their places are fetched first, then a byte of each row's text,
     /// so that the processor waits for all these memory accesses at once instead of one after the other.
     package func clubrooms(at indices: [Int]) -> [Clubroom] {
+        clubrooms(at: indices) { _, room in room }
+    }
+
+    /// What `make` makes of each of the clubrooms at `indices` and its place in them, as
+    /// ``clubrooms(at:)`` builds them (each handed over, not copied).
+    package func clubrooms<T>(at indices: [Int], _ make: (Int, consuming Clubroom) -> T) -> [T] {
         let rows = indices.map(firstRow)
         let text = bytes.buffer
         var touched = 0
         for row in rows where row.start >= 0 && row.start < text.count { touched &+= Int(text[row.start]) }
         if touched == Int.min { return [] }  // never: it keeps the reads above
-        var reader = RowReader(text: text, delimiter: delimiter)
-        return indices.indices.map { clubroom(rows[$0], coordinate: coordinate(at: indices[$0]), reader: &reader) }
+        var reader = RowReader(text: text, delimiter: delimiter, keys: keys)
+        return indices.indices.map { k in
+            make(k, clubroom(rows[k], coordinate: coordinate(at: indices[k]), reader: &reader))
+        }
     }
 
     /// A row's scanner and record, kept from one clubroom to the next (so that building one allocates
@@ -492,9 +500,55 @@ package final class CSVCatalogTable: @unchecked Sendable {
     private struct RowReader {
         var rows: CSVRows
         var record = CatalogRecord()
+        /// The columns of the place's fields, when the catalog has no others (but the coordinates).
+        let place: PlaceColumns?
 
-        init(text: UnsafeBufferPointer<UInt8>, delimiter: UInt8) {
+        init(text: UnsafeBufferPointer<UInt8>, delimiter: UInt8, keys: [CatalogRecord.Field?]) {
             rows = CSVRows(text: text, delimiter: delimiter)
+            place = PlaceColumns(keys)
+        }
+
+        /// The clubroom of the row read last, its only one, built straight from its fields as
+        /// ``ClubroomCatalog`` builds it from the record (only a place: no unit, no meeting); nil when the
+        /// catalog has other fields than the place's.
+        func placeOnly(coordinate: Coordinate, path: String) -> Clubroom? {
+            guard let place else { return nil }
+            func value(_ columns: [Int]) -> String? { rows.trimmedField(columns).map(rows.string) }
+            let id = value(place.id) ?? "\(path):\(rows.rowLine)"
+            var room = Clubroom(id: id, name: value(place.name) ?? id, coordinate: coordinate)
+            room.type = value(place.type)
+            room.street = value(place.street)
+            room.city = value(place.city)
+            room.postcode = value(place.postcode)
+            room.description = value(place.description)
+            room.note = value(place.note)
+            room.occupationNote = value(place.occupationNote)
+            return room
+        }
+    }
+
+    /// The columns of each of a place's fields, last first (a row's value is the one of the last it has).
+    private struct PlaceColumns {
+        var id: [Int] = [], name: [Int] = [], type: [Int] = [], street: [Int] = [], city: [Int] = []
+        var postcode: [Int] = [], description: [Int] = [], note: [Int] = [], occupationNote: [Int] = []
+
+        /// Nil when `keys` name a field that is not the place's (a unit's, a meeting's).
+        init?(_ keys: [CatalogRecord.Field?]) {
+            for (column, key) in keys.enumerated().reversed() {
+                switch key {
+                case nil, .latitude?, .longitude?: continue
+                case .realtyID?: id.append(column)
+                case .name?: name.append(column)
+                case .realtyType?: type.append(column)
+                case .street?: street.append(column)
+                case .city?: city.append(column)
+                case .postcode?: postcode.append(column)
+                case .description?: description.append(column)
+                case .realtyNote?: note.append(column)
+                case .occupationNote?: occupationNote.append(column)
+                default: return nil
+                }
+            }
         }
     }
 
@@ -509,9 +563,11 @@ package final class CSVCatalogTable: @unchecked Sendable {
                 startedBy: CatalogRecord(), id: "\(path):\(first.line)", coordinate: coordinate, unit: nil)
         }
         reader.rows.seek(to: row.start, line: Int(row.line))
-        reader.record.removeAll()
         // The row was read once already: it cannot fail now.
-        if (try? reader.rows.next()) == true { CSVCatalogReader.record(reader.rows, keys: keys, into: &reader.record) }
+        let read = (try? reader.rows.next()) == true
+        if read, row.next < 0, let room = reader.placeOnly(coordinate: coordinate, path: path) { return room }
+        reader.record.removeAll()
+        if read { CSVCatalogReader.record(reader.rows, keys: keys, into: &reader.record) }
         guard row.next >= 0 else {
             // Its only row (the usual case): the clubroom it starts, with no catalog to merge into.
             let id = reader.record.value(.realtyID) ?? "\(path):\(reader.rows.rowLine)"
@@ -952,11 +1008,9 @@ package struct CatalogTableSearch: Sendable {
             table.cellMatches(within: radiusMeters, of: position)
             ?? index?.positions(within: radiusMeters, of: position)
             ?? GeodesicIndex.boundedScan(table.coordinates, within: radiusMeters, of: position)
-        let rooms = table.clubrooms(at: matches.map(\.index))
-        return matches.indices.map {
+        return table.clubrooms(at: matches.map(\.index)) { k, room in
             ClubroomIndex.Found(
-                clubroom: rooms[$0], distanceMeters: matches[$0].distanceMeters,
-                bearingDegrees: matches[$0].bearingDegrees)
+                clubroom: room, distanceMeters: matches[k].distanceMeters, bearingDegrees: matches[k].bearingDegrees)
         }
     }
 }

@@ -244,40 +244,49 @@ package struct CatalogTableCache: Sendable {
                 row.start >= 0 && row.start < textCount && row.line >= 1 && row.next >= -1
                     && Int(row.next) < laterCount
             }
-            var seen = [UInt64](repeating: 0, count: (count + 63) / 64)
-            var entered = [UInt64](repeating: 0, count: (laterCount + 63) / 64)
+            // memberOf(member(k)) == k for every k checked: no two members are one clubroom.
             func isValid(member k: Int, cell: Int) -> Bool {
                 let i = member(k)
-                guard i >= 0, i < count, seen[i >> 6] & 1 << UInt64(i & 63) == 0, memberOf(i) == k else {
-                    return false
-                }
-                seen[i >> 6] |= 1 << UInt64(i & 63)
+                guard i >= 0, i < count, memberOf(i) == k else { return false }
                 let c = memberCoordinate(k)
-                var row = memberRow(k)
-                guard c.isValid, GeodesicIndex.Reach.cell(of: c) == cell, valid(row) else { return false }
-                while row.next >= 0 {
-                    let j = Int(row.next)
-                    guard entered[j >> 6] & 1 << UInt64(j & 63) == 0 else { return false }
-                    entered[j >> 6] |= 1 << UInt64(j & 63)
-                    row = laterRow(j)
-                    guard valid(row), row.next < 0 || Int(row.next) > j else { return false }
-                }
-                return true
+                return c.isValid && GeodesicIndex.Reach.cell(of: c) == cell && valid(memberRow(k))
             }
-            if let cells {
-                for cell in cells {
-                    for k in members(inCells: cell, cell) where !isValid(member: k, cell: cell) { return false }
-                }
-                return true
+            // The members of the cells (given, or entries 0..<cellCount), each of its cell.
+            let parts = cells?.count ?? cellCount
+            func cell(_ n: Int) -> (cell: Int, members: Range<Int>)? {
+                if let cells { return (cells[n], members(inCells: cells[n], cells[n])) }
+                let (cell, from, to) = (cellNumber(n), cellStart(n), cellStart(n + 1))
+                guard cell >= 0, cell < cellNumber(n + 1), from < to else { return nil }
+                return (cell, from..<to)
             }
-            guard cellNumber(cellCount) == GeodesicIndex.Reach.cellCount, cellStart(0) == 0,
-                cellStart(cellCount) == count
-            else { return false }
-            for e in 0..<cellCount {
-                let cell = cellNumber(e)
-                let (from, to) = (cellStart(e), cellStart(e + 1))
-                guard cell >= 0, cell < cellNumber(e + 1), from < to else { return false }
-                for k in from..<to where !isValid(member: k, cell: cell) { return false }
+            if cells == nil {
+                guard cellNumber(cellCount) == GeodesicIndex.Reach.cellCount, cellStart(0) == 0,
+                    cellStart(cellCount) == count
+                else { return false }
+            }
+            // The members one by one on all cores; the chains of their rows then together, where any is.
+            let runs = parallelRuns(parts)
+            let checked =
+                (try? parallelMap(runs.count) { r in
+                    runs[r].allSatisfy { n in
+                        cell(n).map { c in c.members.allSatisfy { isValid(member: $0, cell: c.cell) } } ?? false
+                    }
+                }) ?? []
+            guard checked.count == runs.count, !checked.contains(false) else { return false }
+            guard laterCount > 0 else { return true }  // no row has a next one (valid(_:) held it under 0)
+            var entered = [UInt64](repeating: 0, count: (laterCount + 63) / 64)
+            for n in 0..<parts {
+                guard let c = cell(n) else { return false }
+                for k in c.members {
+                    var row = memberRow(k)
+                    while row.next >= 0 {
+                        let j = Int(row.next)
+                        guard entered[j >> 6] & 1 << UInt64(j & 63) == 0 else { return false }
+                        entered[j >> 6] |= 1 << UInt64(j & 63)
+                        row = laterRow(j)
+                        guard valid(row), row.next < 0 || Int(row.next) > j else { return false }
+                    }
+                }
             }
             return true
         }

@@ -123,8 +123,26 @@ package enum DecimalText {
     package static func append(_ value: Double, precision: Int? = nil, to buffer: inout ByteBuffer) {
         var v = value
         if let precision {
-            let scale = exactPowerOfTen(min(max(precision, 0), 22))
-            let rounded = (v * scale).rounded() / scale
+            let decimals = min(max(precision, 0), 22)
+            let scale = exactPowerOfTen(decimals)
+            let product = (v * scale).rounded()
+            // m = v rounded to whole 10^-decimals, of at most 15 digits: what the shortest form of m / 10^decimals
+            // is found to be below (m's digits, trailing zeros dropped), without looking for it.
+            if decimals <= 15, product != 0, abs(product) < 1e15 {
+                var m = Int64(product)
+                var d = decimals
+                while d > 0 && m % 10 == 0 {
+                    m /= 10
+                    d -= 1
+                }
+                if d == 0 {
+                    appendInteger(m, negativeZero: false, to: &buffer)
+                } else {
+                    appendFixed(m, decimals: d, to: &buffer)
+                }
+                return
+            }
+            let rounded = product / scale
             if rounded.isFinite { v = rounded }
         }
         if v == v.rounded(.towardZero), abs(v) < 1e15 {

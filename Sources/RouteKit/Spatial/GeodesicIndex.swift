@@ -432,11 +432,18 @@ public final class GeodesicIndex: @unchecked Sendable {
 
     /// The 16-point compass name of a bearing in degrees (N, NNE, NE, …).
     package static func compassPoint(_ bearingDegrees: Double) -> String {
-        let names = [
-            "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
-        ]
+        compassPoints[compassPointIndex(bearingDegrees)]
+    }
+
+    /// The 16 points of the compass, from north clockwise.
+    private static let compassPoints = [
+        "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
+    ]
+
+    /// The nearest of the 16 compass points to a bearing (0 north, clockwise).
+    private static func compassPointIndex(_ bearingDegrees: Double) -> Int {
         let b = (bearingDegrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        return names[Int((b / 22.5).rounded()) % 16]
+        return Int((b / 22.5).rounded()) % 16
     }
 }
 

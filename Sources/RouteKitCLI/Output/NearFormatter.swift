@@ -274,12 +274,17 @@ enum NearFormatter {
         let runs = parallelRuns(answers.count)
         let pieces = try parallelMap(runs.count) { k in
             var piece = ByteBuffer(capacity: 1 << 16)
-            for answer in answers[runs[k]] {
-                for m in answer.clubrooms {
-                    csvRow(answer.query.label, m.clubroom, distance: m.distanceMeters, into: &piece) { b in
-                        DecimalText.append(m.bearingDegrees, precision: 2, to: &b)
+            for n in runs[k] {
+                // By index: each clubroom is read where it is, not copied.
+                for f in answers[n].clubrooms.indices {
+                    let bearing = answers[n].clubrooms[f].bearingDegrees
+                    csvRow(
+                        answers[n].query.label, answers[n].clubrooms[f].clubroom,
+                        distance: answers[n].clubrooms[f].distanceMeters, into: &piece
+                    ) { b in
+                        DecimalText.append(bearing, precision: 2, to: &b)
                         b.append(0x2C)
-                        b.append(string: GeodesicIndex.compassPoint(m.bearingDegrees))
+                        b.append(string: GeodesicIndex.compassPoint(bearing))
                     }
                 }
             }

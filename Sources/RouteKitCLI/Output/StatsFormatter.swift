@@ -139,22 +139,27 @@ enum StatsFormatter {
 
     /// A CSV field as ``quote(_:)`` writes it, appended without a string in between.
     static func appendQuoted(_ text: String, to b: inout ByteBuffer) {
-        guard needsQuotes(text) else {
-            b.append(string: text)
-            return
+        var text = text
+        text.withUTF8 { bytes in
+            guard needsQuotes(bytes) else { return b.append(contentsOf: bytes) }
+            b.append(0x22)
+            for c in bytes {
+                if c == 0x22 { b.append(0x22) }
+                b.append(c)
+            }
+            b.append(0x22)
         }
-        b.append(0x22)
-        for c in text.utf8 {
-            if c == 0x22 { b.append(0x22) }
-            b.append(c)
-        }
-        b.append(0x22)
     }
 
     /// True when a CSV field must be quoted: it holds a comma, a quote or a line break. (By bytes: "\r\n" is
     /// one Character, equal to neither "\r" nor "\n".)
     private static func needsQuotes(_ text: String) -> Bool {
-        text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+        var text = text
+        return text.withUTF8(needsQuotes)
+    }
+
+    private static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
     }
 
     // MARK: Table

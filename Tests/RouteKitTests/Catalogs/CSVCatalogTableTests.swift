@@ -68,6 +68,29 @@ import Testing
         try expectSame(bytes)
     }
 
+    /// A catalog of places only (no unit, no meeting) builds each clubroom of one row straight from it: the
+    /// same clubrooms, with every field of a place, columns named twice, blank and quoted values, and ids
+    /// missing or repeated.
+    @Test(arguments: [false, true])
+    func aCatalogOfPlacesOnlyGivesWhatTheFullReaderGives(quotes: Bool) throws {
+        var random = SeededRandom(state: quotes ? 5 : 6)
+        var text = "Realty_ID,name,lat,lon,type,street,city,postcode,description,note,Occupation_Note,city,id\n"
+        let values = ["", " ", "Brno", " Nové Město ", "a, b", "\"x\"\"y\"\"\"", "\"two\nlines\"", "602 00"]
+        for i in 0..<2_000 {
+            func value() -> String {
+                let v = values[Int.random(in: 0..<values.count, using: &random)]
+                return quotes || !v.hasPrefix("\"") ? v : "plain"
+            }
+            let id = Int.random(in: 0..<8, using: &random) == 0 ? "" : "\(Int.random(in: 0..<1_500, using: &random))"
+            let lat = String(Double.random(in: -80...80, using: &random))
+            let lon = String(Double.random(in: -170...170, using: &random))
+            let rest = (0..<8).map { _ in value() }.joined(separator: ",")
+            let last = Int.random(in: 0..<3, using: &random) == 0 ? "" : ",\(value())"  // some rows end early
+            text += "\(id),\(value()),\(lat),\(lon),\(rest)\(last)\n"
+        }
+        try expectSame(Array(text.utf8))
+    }
+
     @Test func edgeCasesOfTheFormat() throws {
         let cases = [
             "\u{FEFF}lat;lon;Realty_ID\n49,1;16,5;7\n49,2;16,6;7\n",

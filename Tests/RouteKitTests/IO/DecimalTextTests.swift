@@ -84,5 +84,25 @@ import Testing
         #expect(text(-77.02016168273985, precision: 5) == "-77.02016")
         #expect(text(810.449, precision: 1) == "810.4")
         #expect(text(14.0000001, precision: 6) == "14")
+        #expect(text(-0.0004, precision: 3) == "-0")
+    }
+
+    /// Rounded to a precision, a number is written as the shortest form of the rounded double: the digits of
+    /// the rounding without trailing zeros, never a form of the unrounded value.
+    @Test func aRoundedNumberIsTheShortestFormOfTheRounding() {
+        var random = SeededRandom(state: 17)
+        for _ in 0..<20_000 {
+            let precision = Int.random(in: 0...9, using: &random)
+            let value =
+                Double.random(in: -1e5...1e5, using: &random) / [1, 7, 1e3][Int.random(in: 0..<3, using: &random)]
+            let scale = [1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9][precision]
+            let rounded = (value * scale).rounded() / scale
+            let written = text(value, precision: precision)
+            #expect(DecimalText.parse(written) == rounded, "\(value) at \(precision): \(written)")
+            guard abs(rounded) >= 1e-4, !rounded.description.contains("e") else { continue }
+            let shortest =
+                rounded.description.hasSuffix(".0") ? String(rounded.description.dropLast(2)) : rounded.description
+            #expect(written == shortest, "\(value) at \(precision): \(written), not \(shortest)")
+        }
     }
 }
