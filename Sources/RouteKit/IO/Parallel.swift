@@ -39,3 +39,24 @@ package func parallelRuns(_ count: Int) -> [Range<Int>] {
     let parts = min(count, processorCount * 4)
     return (0..<parts).map { k in count * k / parts..<count * (k + 1) / parts }
 }
+
+/// A lock for state that threads take turns on: a pthread mutex (which ThreadSanitizer sees).
+package final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
+
+    package init() {
+        pthread_mutex_init(mutex, nil)  // cannot fail with default attributes
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// `body`'s result, with the lock held.
+    package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}

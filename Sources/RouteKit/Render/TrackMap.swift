@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// An SVG map of tracks with their control points: a transverse Mercator centred on the data (PROJ), north

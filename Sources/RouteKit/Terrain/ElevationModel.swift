@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A digital elevation model: one raster GDAL reads (GeoTIFF, SRTM `.hgt`, VRT, …) or a folder of tiles, giving
 /// the terrain's elevation at a WGS84 position by bilinear interpolation between sample centres.
@@ -8,7 +8,7 @@ import Foundation
 /// tiles by the degree in their name (`N46E013.hgt`, also zipped), other rasters by their extent, read from
 /// their header when the folder is opened. Samples are read in windows of 256 × 256, each read once and
 /// kept (the least recently used are dropped beyond 64 MiB a tile). Safe to use from several threads: the
-/// lookups take turns under a lock (a pthread mutex, which ThreadSanitizer sees).
+/// lookups take turns under a ``Lock``.
 public final class ElevationModel: @unchecked Sendable {
     /// What the model does to the elevations of a track.
     public enum Mode: String, Sendable, CaseIterable {
@@ -54,34 +54,34 @@ public final class ElevationModel: @unchecked Sendable {
 
     /// The file or folder the model was opened from.
     public let path: String
-    private let lock = NSLock()
     /// Touched only under `lock`.
     private let tiles: Tiles
+    private let lock = Lock()
 
     /// Opens the raster at `path`, or the folder of tiles at `path`.
     public init(path: String) throws(ElevationModelError) {
         self.path = path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        guard access(path, F_OK) == 0 else {  // -1 on error
             throw .cannotOpen(path: path, reason: "no such file or folder")
         }
-        guard FileManager.default.isReadableFile(atPath: path) else {
+        guard access(path, R_OK) == 0 else {
             throw .cannotOpen(path: path, reason: "permission denied")
         }
-        tiles = isFolder.boolValue ? try Tiles(folder: path) : Tiles(tile: try RasterTile(path: path))
+        tiles = Folder.exists(path) ? try Tiles(folder: path) : Tiles(tile: try RasterTile(path: path))
     }
 
     /// The terrain's elevation at `coordinate` in metres, or nil where the model has no data.
     public func elevation(at coordinate: Coordinate) throws(ElevationModelError) -> Double? {
-        lock.lock()
-        defer { lock.unlock() }
-        return try tiles.elevation(at: coordinate)
+        try lock.withLock { () throws(ElevationModelError) in try tiles.elevation(at: coordinate) }
     }
 
     /// Sets the elevations of `track`'s points from the model as `mode` says, counting into `tally`.
     public func apply(to track: inout Track, mode: Mode, tally: inout Tally) throws(ElevationModelError) {
-        lock.lock()
-        defer { lock.unlock() }
+        try lock.withLock { () throws(ElevationModelError) in try setElevations(of: &track, mode: mode, tally: &tally) }
+    }
+
+    /// ``apply(to:mode:tally:)``, with the lock held.
+    private func setElevations(of track: inout Track, mode: Mode, tally: inout Tally) throws(ElevationModelError) {
         for s in track.segments.indices {
             for p in track.segments[s].points.indices {
                 let point = track.segments[s].points[p]
@@ -118,7 +118,9 @@ private final class Tiles {
         let files = Self.rasterFiles(in: folder)
         guard !files.isEmpty else { throw .noTiles(path: folder) }
         for path in files {
-            if let degree = Self.srtmDegree(URL(fileURLWithPath: path).lastPathComponent) {
+            if let degree = Self.srtmDegree(
+                String(path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...]))
+            {
                 let margin = 0.01
                 entries.append(
                     Entry(
@@ -151,20 +153,24 @@ private final class Tiles {
 
     /// The raster files under `folder` (sub-folders too), in name order; hidden files are left out.
     private static func rasterFiles(in folder: String) -> [String] {
-        guard let walk = FileManager.default.enumerator(atPath: folder) else { return [] }
         var found: [String] = []
-        while let relative = walk.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            guard !name.hasPrefix(".") else {
-                walk.skipDescendants()
-                continue
-            }
-            var ext = (name as NSString).pathExtension.lowercased()
-            if ext == "zip", name.lowercased().hasSuffix(".hgt.zip") { ext = "hgt" }
-            if ElevationModel.tileExtensions.contains(ext) {
-                found.append((folder as NSString).appendingPathComponent(relative))
+        // Sub-folders are entered, but not through links (which could lead back up).
+        func walk(_ path: String) {
+            guard let items = try? Folder.list(path) else { return }
+            for item in items where !item.name.hasPrefix(".") {
+                let itemPath = path.hasSuffix("/") ? path + item.name : path + "/" + item.name
+                if item.isFolder {
+                    var info = stat()
+                    if lstat(itemPath, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { walk(itemPath) }
+                    continue
+                }
+                let name = item.name.lowercased()
+                var ext = name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? ""
+                if ext == "zip", name.hasSuffix(".hgt.zip") { ext = "hgt" }
+                if ElevationModel.tileExtensions.contains(ext) { found.append(itemPath) }
             }
         }
+        walk(folder)
         return found.sorted()
     }
 

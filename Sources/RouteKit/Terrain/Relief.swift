@@ -1,5 +1,5 @@
 import CGDAL
-import Foundation
+import FoundationEssentials
 
 /// Shaded relief from an elevation model, for a map's background: a grid of cells over the map, each lit by
 /// the sun from the north-west (azimuth 315°, 45° high, as maps have it since Swiss cartographers made it

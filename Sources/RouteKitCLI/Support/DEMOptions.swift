@@ -1,4 +1,3 @@
-import Foundation
 import RouteKit
 
 /// `--dem` and `--dem-mode`, the same in every command that reads tracks: elevations from a digital elevation
@@ -59,14 +58,12 @@ final class DEMUse: @unchecked Sendable {
     let model: ElevationModel
     let mode: ElevationModel.Mode
     let strict: Bool
-    private let lock = NSLock()
+    private let lock = Lock()
     /// Touched only under `lock`.
     private var counted = ElevationModel.Tally()
     /// What the DEM did so far.
     var tally: ElevationModel.Tally {
-        lock.lock()
-        defer { lock.unlock() }
-        return counted
+        lock.withLock { counted }
     }
 
     init(model: ElevationModel, mode: ElevationModel.Mode, strict: Bool) {
@@ -89,9 +86,7 @@ final class DEMUse: @unchecked Sendable {
 
     /// Counts what was done to a track in memory.
     func add(_ tally: ElevationModel.Tally) {
-        lock.lock()
-        defer { lock.unlock() }
-        counted.add(tally)
+        lock.withLock { counted.add(tally) }
     }
 
     /// The one warning about the points the DEM does not cover, if there were any.
