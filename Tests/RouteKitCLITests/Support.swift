@@ -20,6 +20,11 @@ enum CLI {
 
     /// Runs the command line in this process, capturing standard output and standard error.
     static func run(_ arguments: [String]) throws -> Run {
+        // The tables `near` keeps go to the folder the run names (scripts/test gives one), else to the tests'
+        // own: never to the user's cache.
+        let arguments =
+            arguments.first == "near" && !arguments.contains("--cache") && getenv("ROUTEKIT_CACHE") == nil
+            ? arguments + ["--cache", keptTables] : arguments
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("routekit-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -84,6 +89,9 @@ enum CLI {
             throw ToolError.failed(.python3, status: run.status, standardError: run.standardError)
         }
     }
+
+    /// Where `near` keeps tables in tests run without `ROUTEKIT_CACHE`.
+    static let keptTables = FileManager.default.temporaryDirectory.appendingPathComponent("routekit-tests-cache").path
 
     static func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("routekit-cli-\(UUID().uuidString)")
