@@ -15,8 +15,9 @@ let package = Package(
         .systemLibrary(
             name: "CPROJ",
             providers: [.apt(["libproj-dev"])]),
+        // Headers only: RouteKit loads GEOS when it first simplifies a line (see Spatial/LineSimplifier.swift).
         .systemLibrary(
-            name: "CGEOS", pkgConfig: "geos",
+            name: "CGEOS",
             providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(
             name: "CArchive", pkgConfig: "libarchive",

@@ -14,16 +14,19 @@ package enum SimplificationError: Error, Equatable, Sendable {
 /// pixel cannot be seen. Owns one GEOS context (reentrant API; one per thread) and frees it and every
 /// geometry.
 package final class LineSimplifier {
-    private let handle: GEOSContextHandle_t
+    private let geos: GEOSLibrary
+    private let handle: OpaquePointer
 
-    /// - Throws: ``SimplificationError/geos(_:)`` when GEOS cannot start.
+    /// - Throws: ``SimplificationError/geos(_:)`` when GEOS cannot be loaded or cannot start.
     package init() throws {
-        guard let handle = GEOS_init_r() else { throw SimplificationError.geos("GEOS_init_r failed") }  // NULL on error
+        geos = try GEOSLibrary.shared.get()
+        // NULL on error.
+        guard let handle = geos.initialize() else { throw SimplificationError.geos("GEOS_init_r failed") }
         self.handle = handle
     }
 
     deinit {
-        GEOS_finish_r(handle)
+        geos.finish(handle)
     }
 
     /// The line through `points` (x, y in any planar unit) simplified to within `tolerance` of it.
@@ -36,27 +39,71 @@ package final class LineSimplifier {
             buffer.append(p.1)
         }
         // NULL on error.
-        guard let sequence = GEOSCoordSeq_copyFromBuffer_r(handle, buffer, UInt32(points.count), 0, 0) else {
+        guard let sequence = geos.sequenceFromBuffer(handle, buffer, UInt32(points.count), 0, 0) else {
             throw SimplificationError.geos("cannot make a coordinate sequence")
         }
         // Takes ownership of the sequence; NULL on error (the sequence is then still ours to free).
-        guard let line = GEOSGeom_createLineString_r(handle, sequence) else {
-            GEOSCoordSeq_destroy_r(handle, sequence)
+        guard let line = geos.createLine(handle, sequence) else {
+            geos.destroySequence(handle, sequence)
             throw SimplificationError.geos("cannot make a line")
         }
-        defer { GEOSGeom_destroy_r(handle, line) }
-        guard let simple = GEOSSimplify_r(handle, line, tolerance) else {  // NULL on exception
+        defer { geos.destroy(handle, line) }
+        guard let simple = geos.simplify(handle, line, tolerance) else {  // NULL on exception
             throw SimplificationError.geos("simplification failed")
         }
-        defer { GEOSGeom_destroy_r(handle, simple) }
-        let count = GEOSGeomGetNumPoints_r(handle, simple)  // -1 on exception
-        guard count >= 0, let result = GEOSGeom_getCoordSeq_r(handle, simple) else {  // NULL on exception
+        defer { geos.destroy(handle, simple) }
+        let count = geos.pointCount(handle, simple)  // -1 on exception
+        guard count >= 0, let result = geos.sequence(handle, simple) else {  // NULL on exception
             throw SimplificationError.geos("cannot read the simplified line")
         }
         var out = [Double](repeating: 0, count: Int(count) * 2)
-        guard GEOSCoordSeq_copyToBuffer_r(handle, result, &out, 0, 0) != 0 else {  // 0 on exception
+        guard geos.sequenceToBuffer(handle, result, &out, 0, 0) != 0 else {  // 0 on exception
             throw SimplificationError.geos("cannot read the simplified line")
         }
         return (0..<Int(count)).map { (out[2 * $0], out[2 * $0 + 1]) }
+    }
+}
+
+/// The functions of GEOS's C API that ``LineSimplifier`` calls (reentrant ones), looked up the first time a
+/// line is simplified.
+///
+/// RouteKit does not link GEOS: the C++ library and its runtime made every run of `routekit` bind about 7,000
+/// symbols at start-up, while only drawing a map simplifies lines. The library is opened by the name its
+/// development package installs (`libgeos_c.so`), else by its soname (`libgeos_c.so.1`).
+private struct GEOSLibrary: @unchecked Sendable {
+    typealias Context = GEOSContextHandle_t
+    let initialize: @convention(c) () -> Context?
+    let finish: @convention(c) (Context?) -> Void
+    let sequenceFromBuffer: @convention(c) (Context?, UnsafePointer<Double>?, UInt32, Int32, Int32) -> OpaquePointer?
+    let createLine: @convention(c) (Context?, OpaquePointer?) -> OpaquePointer?
+    let destroySequence: @convention(c) (Context?, OpaquePointer?) -> Void
+    let destroy: @convention(c) (Context?, OpaquePointer?) -> Void
+    let simplify: @convention(c) (Context?, OpaquePointer?, Double) -> OpaquePointer?
+    let pointCount: @convention(c) (Context?, OpaquePointer?) -> Int32
+    let sequence: @convention(c) (Context?, OpaquePointer?) -> OpaquePointer?
+    let sequenceToBuffer:
+        @convention(c) (Context?, OpaquePointer?, UnsafeMutablePointer<Double>?, Int32, Int32) -> Int32
+
+    /// GEOS, loaded on first use, or why it cannot be.
+    static let shared = Result { () throws(SimplificationError) in
+        do throws(SharedLibrary.Unavailable) {
+            return try GEOSLibrary(try SharedLibrary("GEOS", names: ["libgeos_c.so", "libgeos_c.so.1"]))
+        } catch {
+            throw .geos(error.reason)
+        }
+    }
+
+    private init(_ library: SharedLibrary) throws(SharedLibrary.Unavailable) {
+        func symbol<T>(_ name: String) throws(SharedLibrary.Unavailable) -> T { try library.function(name) }
+        initialize = try symbol("GEOS_init_r")
+        finish = try symbol("GEOS_finish_r")
+        sequenceFromBuffer = try symbol("GEOSCoordSeq_copyFromBuffer_r")
+        createLine = try symbol("GEOSGeom_createLineString_r")
+        destroySequence = try symbol("GEOSCoordSeq_destroy_r")
+        destroy = try symbol("GEOSGeom_destroy_r")
+        simplify = try symbol("GEOSSimplify_r")
+        pointCount = try symbol("GEOSGeomGetNumPoints_r")
+        sequence = try symbol("GEOSGeom_getCoordSeq_r")
+        sequenceToBuffer = try symbol("GEOSCoordSeq_copyToBuffer_r")
     }
 }
