@@ -250,11 +250,12 @@ struct NearCommand: Command {
                 }
             }
             let opened = Clock.seconds()
-            let answers = try positions.map {
-                Answer(
-                    query: $0,
-                    clubrooms: limited(try database.clubrooms(within: radius, of: $0.coordinate, filter: filter)))
-            }
+            let answers = Answers(
+                try positions.map {
+                    Answer(
+                        query: $0,
+                        clubrooms: limited(try database.clubrooms(within: radius, of: $0.coordinate, filter: filter)))
+                })
             if verbose {
                 note(
                     answers, console: console, timing: "connected in \(Clock.milliseconds(opened - started)); ",
@@ -309,9 +310,9 @@ struct NearCommand: Command {
     }
 
     /// --verbose: how long the work took, ending with the queries answered since `start`.
-    private func note(_ answers: [Answer], console: Console, timing: String, since start: Double) {
+    private func note(_ answers: Answers, console: Console, timing: String, since start: Double) {
         let searched = Clock.seconds()
-        let found = answers.reduce(0) { $0 + $1.clubrooms.count }
+        let found = answers.found
         let count = answers.count
         console.note(
             "routekit: " + timing + "\(count) quer\(count == 1 ? "y" : "ies") answered in "
@@ -320,14 +321,25 @@ struct NearCommand: Command {
     }
 
     /// Writes the answers in the chosen format.
-    private func write(_ answers: [Answer], console: Console) throws -> ExitCode {
+    private func write(_ answers: Answers, console: Console) throws -> ExitCode {
         var buffer = ByteBuffer(capacity: 1 << 16)
         switch format {
-        case .table: NearFormatter.table(answers, radius: radius, many: atFile != nil, into: &buffer)
-        case .geojson: NearFormatter.geojson(answers, many: atFile != nil, into: &buffer)
-        case .csv: try NearFormatter.csv(answers, into: &buffer)
+        case .table: NearFormatter.table(answers.kept, radius: radius, many: atFile != nil, into: &buffer)
+        case .geojson: NearFormatter.geojson(answers.kept, many: atFile != nil, into: &buffer)
+        case .csv:
+            let out = try console.output(output)
+            var header = ByteBuffer(capacity: 256)
+            header.append(NearFormatter.csvHeader)
+            try out.write(&header)
+            for part in answers.parts {
+                if let csv = part.csv { try out.write(&csv.bytes) }
+                for answer in part.kept { NearFormatter.csvRows(answer.query.label, answer.clubrooms, into: &buffer) }
+            }
+            try out.write(&buffer)
+            try out.commit()
+            return .success
         case .svg:
-            guard let first = answers.first else {
+            guard let first = answers.kept.first else {
                 throw CLIError.usage("--format svg draws the map around one position: use it with --at")
             }
             buffer.append(string: try map(first))
@@ -379,14 +391,56 @@ struct NearCommand: Command {
     }
 
     /// The answers to `positions` by `search` (nearest first; at most `limit` each), on all cores in runs of
-    /// consecutive positions, in order.
-    private func answerAll(
-        _ positions: [Query], _ search: (Coordinate) -> [ClubroomIndex.Found]
-    ) throws -> [Answer] {
+    /// consecutive positions, in order. With `--format csv` each run writes its answers' rows as it finds
+    /// them, into bytes of its own, and keeps no answer: a million clubrooms found take no more memory than
+    /// their text.
+    private func answerAll(_ positions: [Query], _ search: (Coordinate) -> [ClubroomIndex.Found]) throws -> Answers {
         let runs = parallelRuns(positions.count)
-        return try parallelMap(runs.count) { k in
-            positions[runs[k]].map { Answer(query: $0, clubrooms: limited(search($0.coordinate))) }
-        }.flatMap { $0 }
+        let csv = format == .csv
+        let parts = try parallelMap(runs.count) { k in
+            var part = Answers.Part(csv: csv ? Answers.CSVBytes() : nil)
+            for query in positions[runs[k]] {
+                let found = limited(search(query.coordinate))
+                part.found += found.count
+                if csv {
+                    NearFormatter.csvRows(query.label, found, into: &part.csv!.bytes)
+                } else {
+                    part.kept.append(Answer(query: query, clubrooms: found))
+                }
+            }
+            return part
+        }
+        return Answers(count: positions.count, parts: parts)
+    }
+
+    /// The answers to the positions: kept, or for CSV their rows, in order, by run.
+    struct Answers {
+        /// One run's.
+        struct Part: @unchecked Sendable {
+            var kept: [Answer] = []
+            var csv: CSVBytes?
+            var found = 0
+        }
+
+        /// Bytes handed over whole from the core that wrote them.
+        final class CSVBytes {
+            var bytes = ByteBuffer(capacity: 1 << 16)
+        }
+
+        var count: Int
+        var parts: [Part]
+
+        init(count: Int, parts: [Part]) {
+            self.count = count
+            self.parts = parts
+        }
+
+        init(_ kept: [Answer]) {
+            self.init(count: kept.count, parts: [Part(kept: kept, found: kept.reduce(0) { $0 + $1.clubrooms.count })])
+        }
+
+        var kept: [Answer] { parts.flatMap(\.kept) }
+        var found: Int { parts.reduce(0) { $0 + $1.found } }
     }
 
     /// The first `limit` of `found`, or all of them without --limit.

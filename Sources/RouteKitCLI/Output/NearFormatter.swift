@@ -267,30 +267,24 @@ enum NearFormatter {
         b.append("\n]}\n")
     }
 
-    static func csv(_ answers: [NearCommand.Answer], into b: inout ByteBuffer) throws {
-        b.append("query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,")
-        b.append("units,meetings,water_scouts\n")
-        // Runs of answers are written on all cores, each into its own bytes, joined in order.
-        let runs = parallelRuns(answers.count)
-        let pieces = try parallelMap(runs.count) { k in
-            var piece = ByteBuffer(capacity: 1 << 16)
-            for n in runs[k] {
-                // By index: each clubroom is read where it is, not copied.
-                for f in answers[n].clubrooms.indices {
-                    let bearing = answers[n].clubrooms[f].bearingDegrees
-                    csvRow(
-                        answers[n].query.label, answers[n].clubrooms[f].clubroom,
-                        distance: answers[n].clubrooms[f].distanceMeters, into: &piece
-                    ) { b in
-                        DecimalText.append(bearing, precision: 2, to: &b)
-                        b.append(0x2C)
-                        b.append(string: GeodesicIndex.compassPoint(bearing))
-                    }
-                }
+    /// The header of the CSV of `near` (its rows: ``csvRows(_:_:into:)``).
+    static let csvHeader: StaticString = """
+        query,id,name,latitude,longitude,distance_m,bearing_deg,compass,street,city,postcode,units,meetings,\
+        water_scouts
+
+        """
+
+    /// The CSV rows of the clubrooms found for one query.
+    static func csvRows(_ query: String, _ found: [ClubroomIndex.Found], into b: inout ByteBuffer) {
+        // By index: each clubroom is read where it is, not copied.
+        for f in found.indices {
+            let bearing = found[f].bearingDegrees
+            csvRow(query, found[f].clubroom, distance: found[f].distanceMeters, into: &b) { b in
+                DecimalText.append(bearing, precision: 2, to: &b)
+                b.append(0x2C)
+                b.append(string: GeodesicIndex.compassPoint(bearing))
             }
-            return piece.withUnsafeBytes { Array($0) }
         }
-        for piece in pieces { b.append(contentsOf: piece) }
     }
 
     static func alongCSV(_ found: [ClubroomIndex.AlongTrack], label: String, into b: inout ByteBuffer) {
