@@ -43,7 +43,11 @@ public struct AscentDescent: Hashable, Sendable {
 ///    the noise; for slow GPS noise, the σ of the joint fit below). About 0 for DEM or planned
 ///    elevations, 0.2–0.5 m for a barometric altimeter, metres for GPS, whose noise is correlated over
 ///    tens of metres. The curvature of small
-///    real hills does not read as noise: it makes s² grow far faster than noise can.
+///    real hills does not read as noise: it makes s² grow far faster than noise can. Elevations rounded to a
+///    quantum q (on a lattice) where rounding is at least half of s² at the shortest lag have q²/12 taken off
+///    every s² (here and in the joint fit below): rounded smooth terrain steps only where the terrain crosses a
+///    step, never back and forth, so it is not noise to smooth; where other noise dominates, it makes the rounding
+///    errors white like itself, and they stay.
 /// 2. **Smoothing.** The elevations are smoothed by local quadratic regression with Gaussian weights over
 ///    distance (not over point count, so uneven spacing does not matter; a parabola keeps hilltops at their
 ///    height where a moving average would flatten them). The noise is modelled as white plus exponentially
@@ -189,10 +193,13 @@ public struct AscentMethod: Hashable, Sendable {
             }
         } else if white {
             (bandwidth, left) = riskMinimizingBandwidth(series, model: NoiseModel(white: noise.whiteSigma))
-        } else {
+        } else if noise.sigma > 0 {
             bandwidth = min(
                 maximumSmoothingMeters,
                 (smoothingPerNoiseMeter + smoothingPerSquaredNoise * noise.shortSigma) * noise.shortSigma)
+        } else {
+            // No noise beyond rounding at the level reached: nothing to smooth (the threshold is 0 too).
+            bandwidth = 0
         }
         let smoothed = bandwidth > 0 ? Self.smooth(series, bandwidth: bandwidth) : series.elevations
         let threshold: Double
@@ -239,13 +246,14 @@ public struct AscentMethod: Hashable, Sendable {
     /// The noise, followed up the lags as the type's documentation describes.
     func estimateNoise(_ series: ElevationSeries) -> Noise {
         let shortest = max(shortestNoiseLagMeters, Self.meanSpacing(series))
+        let rounding = Self.roundingVariance(series, lag: shortest)
         // s² at lag shortest·2^k, measured as far as the walk needs them.
         var scales: [(lag: Double, variance: Double)] = []
         func variance(at k: Int) -> Double? {
             while scales.count <= k {
                 let lag = shortest * Double(1 << scales.count)
                 guard lag <= longestNoiseLagMeters, let s = Self.residualScale(series, lag: lag) else { return nil }
-                scales.append((lag, s * s))
+                scales.append((lag, max(0, s * s - rounding)))
             }
             return scales[k].variance
         }
@@ -283,6 +291,29 @@ public struct AscentMethod: Hashable, Sendable {
             sigma: level.squareRoot(), shortSigma: short.squareRoot(), correlationMeters: correlation,
             whiteSigma: k == 0
                 ? 0 : Self.whitePart(first: levels[0], level: level, correlation: correlation).squareRoot())
+    }
+
+    /// The variance q²/12 that rounding to a quantum q adds to every chord residual (scaled as for white noise),
+    /// when the elevations lie on a lattice (every step between consecutive fixes a whole multiple, within 1 %,
+    /// of the smallest one, at least 5 cm) and rounding is at least half of s² at `lag` (the shortest): the
+    /// elevations are then the terrain rounded, with little other noise, and rounding of smooth terrain steps
+    /// only where the terrain crosses a step, never back and forth: it is not noise to smooth. Where other noise
+    /// dominates, it makes the rounding errors independent from fix to fix, white noise like its own, and they
+    /// stay in the noise (0).
+    static func roundingVariance(_ series: ElevationSeries, lag: Double) -> Double {
+        let e = series.elevations
+        var q = Double.infinity
+        for k in e.indices.dropFirst() {
+            let d = abs(e[k] - e[k - 1])
+            if d > 1e-9 && d < q { q = d }
+        }
+        guard q.isFinite, q >= 0.05 else { return 0 }
+        for k in e.indices.dropFirst() {
+            let m = abs(e[k] - e[k - 1]) / q
+            if abs(m - m.rounded()) > 0.01 * max(1, m) { return 0 }
+        }
+        guard let s = residualScale(series, lag: lag), q * q / 12 >= s * s / 2 else { return 0 }
+        return q * q / 12
     }
 
     /// The variance of the white part of noise that is white plus exponentially correlated, from s² at the
@@ -324,6 +355,7 @@ public struct AscentMethod: Hashable, Sendable {
     /// at lags that sparse fixes make long), and it is no model of the noise.
     func fitNoiseModel(_ series: ElevationSeries) -> (model: NoiseModel, followsLags: Bool)? {
         let shortest = max(shortestNoiseLagMeters, Self.meanSpacing(series))
+        let rounding = Self.roundingVariance(series, lag: shortest)
         var lags: [Double] = []
         var variances: [Double] = []
         var lag = shortest
@@ -344,7 +376,7 @@ public struct AscentMethod: Hashable, Sendable {
             // |z| of a Gaussian: the 90th percentile is 2.439 times the median, the 99th 3.819 times.
             let heavy =
                 tail90 > 2.439 * (1 + gaussianTolerance) * half || tail99 > 3.819 * (1 + 1.5 * gaussianTolerance) * half
-            let variance = max(1.4826 * 1.4826 * half * half, 1e-12)
+            let variance = max(1.4826 * 1.4826 * half * half - rounding, 1e-12)
             // Faster growth than noise can have (at most `noiseGrowthLimit` per doubled lag) since the lag
             // nearest half this one: terrain, even where its residuals look Gaussian (hills everywhere).
             if heavy && lags.count >= 3 { break }
