@@ -3,8 +3,8 @@ import Glibc
 /// The inverse problem from one centre to many points near it, as a search measures its candidates: the
 /// same distances and initial azimuths as `geod_inverse` (``Geodesic/inverse(from:to:)``) to within a
 /// micrometre and a millionth of a degree, at a fiftieth of the cost for points within
-/// ``shortLineMeters``; `geod_inverse` itself beyond, from within about 0.0006° of a pole, and on the centre's
-/// meridian.
+/// ``shortLineMeters``; `geod_inverse` itself beyond, from within about 0.0006° of a pole, to the centre itself
+/// and across a pole (to the opposite meridian). Along the centre's meridian the azimuth is 0 or 180 exactly.
 ///
 /// How: both points are taken to Earth-centred coordinates, which give the chord c between them exactly. A
 /// geodesic is a curve whose curvature is the ellipsoid's normal curvature κ in its direction, which barely
@@ -82,10 +82,10 @@ package struct GeodesicCenter: Sendable {
 
     /// ``inverse(to:)`` for a point whose surface normal (``normal(_:)``) is known already.
     ///
-    /// A point on the centre's meridian (or the one opposite), at a pole (on every meridian), or the centre
-    /// itself goes to `geod_inverse` too: its azimuth is then exactly 0 or 180 (the formulas leave a rounding
-    /// of 1e-13° either side of north, which a bearing shows as 360), and the centre's own is the one
-    /// `geod_inverse` gives.
+    /// A point on the centre's meridian is due north or south, 0 or 180 exactly (the formulas would leave a
+    /// rounding of 1e-13° either side of north, which a bearing shows as 360), without loading PROJ for it. A
+    /// point on the opposite meridian, at a pole (on every meridian), or the centre itself goes to
+    /// `geod_inverse`, whose conventions give its azimuth.
     @inline(__always)
     package func inverse(to c: Coordinate, normal n: (Double, Double, Double)) -> Line {
         let q = Self.earthCentred(n)
@@ -95,7 +95,7 @@ package struct GeodesicCenter: Sendable {
         let chord2 = dx * dx + dy * dy + dz * dz
         let apart = abs(c.longitude - coordinate.longitude)
         guard usable, chord2 <= Self.shortLineMeters * Self.shortLineMeters, chord2 > 0, abs(c.latitude) < 90,
-            apart != 0, apart != 180, apart != 360
+            apart != 180
         else {
             let exact = Geodesic.wgs84.inverse(from: coordinate, to: c)
             return Line(distanceMeters: exact.distanceMeters, azimuthDegrees: exact.initialAzimuthDegrees)
@@ -112,6 +112,10 @@ package struct GeodesicCenter: Sendable {
         let t = chord2 > 0 ? w * w * level / (chord2 * gradient2) : 0
         let distance = chord * (1 + t * (1.0 / 24 + t * (3.0 / 640)))
         // East and north in the centre's tangent plane, both times cos φ.
+        // Along the centre's meridian, due north or south (as `geod_inverse` has it, exactly).
+        if apart == 0 || apart == 360 {
+            return Line(distanceMeters: distance, azimuthDegrees: c.latitude > coordinate.latitude ? 0 : 180)
+        }
         let east = -normal.1 * dx + normal.0 * dy
         let north = -normal.2 * (normal.0 * dx + normal.1 * dy) + cos2 * dz
         let across = east * east + north * north

@@ -129,21 +129,20 @@ package enum DecimalText {
             // m = v rounded to whole 10^-decimals, of at most 15 digits: what the shortest form of m / 10^decimals
             // is found to be below (m's digits, trailing zeros dropped), without looking for it.
             if decimals <= 15, product != 0, abs(product) < 1e15 {
-                var m = Int64(product)
-                var d = decimals
-                while d > 0 && m % 10 == 0 {
-                    m /= 10
-                    d -= 1
-                }
-                if d == 0 {
-                    appendInteger(m, negativeZero: false, to: &buffer)
-                } else {
-                    appendFixed(m, decimals: d, to: &buffer)
-                }
+                appendDigits(Int64(product), decimals: decimals, to: &buffer)
                 return
             }
             let rounded = product / scale
             if rounded.isFinite { v = rounded }
+        }
+        // Most positions have at most six decimals: then their digits are the shortest form (as below), found
+        // with one product and one check.
+        if precision == nil, abs(v) < 1e9 {
+            let product = (v * 1e6).rounded()
+            if product != 0, product / 1e6 == v {
+                appendDigits(Int64(product), decimals: 6, to: &buffer)
+                return
+            }
         }
         if v == v.rounded(.towardZero), abs(v) < 1e15 {
             appendInteger(Int64(v), negativeZero: v == 0 && v.sign == .minus, to: &buffer)
@@ -162,23 +161,31 @@ package enum DecimalText {
                 bound *= 10
                 integerDigits += 1
             }
-            var d = 15 - integerDigits
+            let d = 15 - integerDigits
             let scale = exactPowerOfTen(d)
             let product = v * scale
             // Round half away from zero by truncation (no libm call); a wrong m only fails the check.
-            var m = Int64(product + (product < 0 ? -0.5 : 0.5))
+            let m = Int64(product + (product < 0 ? -0.5 : 0.5))
             if m != 0 && Double(m) / scale == v {
-                while d > 0 && m % 10 == 0 {
-                    m /= 10
-                    d -= 1
-                }
-                appendFixed(m, decimals: d, to: &buffer)
+                appendDigits(m, decimals: d, to: &buffer)
                 return
             }
         }
         // Otherwise the standard library's description, the shortest round-trip form.
         var text = v.description
         text.withUTF8 { buffer.append(contentsOf: $0) }
+    }
+
+    /// Appends `m / 10^decimals` (m not 0) without the trailing zeros of its decimals, as a whole number when
+    /// they all are.
+    private static func appendDigits(_ m: Int64, decimals: Int, to buffer: inout ByteBuffer) {
+        var m = m
+        var d = decimals
+        while d > 0 && m % 10 == 0 {
+            m /= 10
+            d -= 1
+        }
+        if d == 0 { appendInteger(m, to: &buffer) } else { appendFixed(m, decimals: d, to: &buffer) }
     }
 
     /// Appends `m / 10^decimals` in plain decimal notation (`-0.0012` for m = -12, decimals = 4).

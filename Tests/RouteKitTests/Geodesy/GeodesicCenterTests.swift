@@ -66,6 +66,9 @@ import Testing
             for end in [
                 center, Coordinate(latitude: min(90, center.latitude + 0.3), longitude: center.longitude),
                 Coordinate(latitude: center.latitude - 0.3, longitude: center.longitude),
+                Coordinate(latitude: center.latitude - 0.8, longitude: center.longitude),
+                Coordinate(latitude: max(-90, center.latitude - 0.00001), longitude: center.longitude),
+                Coordinate(latitude: min(89.999, center.latitude + 0.7), longitude: center.longitude),
                 Coordinate(latitude: center.latitude > 0 ? 90 : -90, longitude: 0),
                 Coordinate(
                     latitude: center.latitude > 0 ? 89.995 : -89.995,
