@@ -188,41 +188,74 @@ package enum DecimalText {
         if d == 0 { appendInteger(m, to: &buffer) } else { appendFixed(m, decimals: d, to: &buffer) }
     }
 
-    /// Appends `m / 10^decimals` in plain decimal notation (`-0.0012` for m = -12, decimals = 4).
+    /// Appends `m / 10^decimals` in plain decimal notation (`-0.0012` for m = -12, decimals = 4), two digits at a
+    /// time.
     static func appendFixed(_ m: Int64, decimals: Int, to buffer: inout ByteBuffer) {
-        var magnitude = m.magnitude
+        let magnitude = m.magnitude
         // Number of digits to write: all of m's, and at least one before the point.
         var digitCount = 1
-        var probe = magnitude
-        while probe >= 10 {
-            probe /= 10
+        var power: UInt64 = 10
+        while digitCount < 20, magnitude >= power {
             digitCount += 1
+            power = power &* 10  // past 10^19 only when the loop ends
         }
         digitCount = max(digitCount, decimals + 1)
         let length = digitCount + 1 + (m < 0 ? 1 : 0)
         buffer.append(maximum: length) { out in
-            var i = length - 1
-            var fraction = decimals
-            while fraction > 0 {
-                out[i] = UInt8(truncatingIfNeeded: 48 &+ magnitude % 10)
-                magnitude /= 10
-                i -= 1
-                fraction -= 1
-            }
-            out[i] = 0x2E
-            i -= 1
-            repeat {
-                out[i] = UInt8(truncatingIfNeeded: 48 &+ magnitude % 10)
-                magnitude /= 10
-                i -= 1
-            } while magnitude > 0
-            if m < 0 {
-                out[i] = 0x2D
-                i -= 1
-            }
+            writeFixed(magnitude, decimals: decimals, negative: m < 0, endingAt: out + length)
             return length
         }
     }
+
+    /// Writes the digits of `magnitude / 10^decimals` (and the sign) backwards from just before `end`, as
+    /// many as ``appendFixed(_:decimals:to:)`` counted.
+    @inline(__always)
+    private static func writeFixed(
+        _ magnitude: UInt64, decimals: Int, negative: Bool, endingAt end: UnsafeMutablePointer<UInt8>
+    ) {
+        let pairs = digitPairs.utf8Start
+        var rest = magnitude
+        var p = end
+        var fraction = decimals
+        while fraction >= 2 {
+            let r = Int(truncatingIfNeeded: rest % 100)
+            rest /= 100
+            p -= 2
+            p[0] = pairs[2 &* r]
+            p[1] = pairs[2 &* r &+ 1]
+            fraction -= 2
+        }
+        if fraction == 1 {
+            p -= 1
+            p[0] = UInt8(truncatingIfNeeded: 48 &+ rest % 10)
+            rest /= 10
+        }
+        p -= 1
+        p[0] = 0x2E
+        while rest >= 100 {
+            let r = Int(truncatingIfNeeded: rest % 100)
+            rest /= 100
+            p -= 2
+            p[0] = pairs[2 &* r]
+            p[1] = pairs[2 &* r &+ 1]
+        }
+        if rest >= 10 {
+            p -= 2
+            p[0] = pairs[2 &* Int(truncatingIfNeeded: rest)]
+            p[1] = pairs[2 &* Int(truncatingIfNeeded: rest) &+ 1]
+        } else {
+            p -= 1
+            p[0] = UInt8(truncatingIfNeeded: 48 &+ rest)
+        }
+        if negative { p[-1] = 0x2D }
+    }
+
+    /// "00", "01", … "99": the digits of 0…99 in pairs.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 
     /// `value` as text, in the form ``append(_:precision:to:)`` writes.
     package static func string(_ value: Double, precision: Int? = nil) -> String {
