@@ -509,21 +509,17 @@ package final class CSVCatalogTable: @unchecked Sendable {
         }
 
         /// The clubroom of the row read last, its only one, built straight from its fields as
-        /// ``ClubroomCatalog`` builds it from the record (only a place: no unit, no meeting); nil when the
-        /// catalog has other fields than the place's.
-        func placeOnly(coordinate: Coordinate, path: String) -> Clubroom? {
-            guard let place else { return nil }
+        /// ``ClubroomCatalog`` builds it from the record (only a place: no unit, no meeting). Only when
+        /// `place` is there: the catalog has no other fields than the place's.
+        func placeOnly(coordinate: Coordinate, path: String) -> Clubroom {
+            let place = place!
             func value(_ columns: [Int]) -> String? { rows.trimmedField(columns).map(rows.string) }
             let id = value(place.id) ?? "\(path):\(rows.rowLine)"
-            var room = Clubroom(id: id, name: value(place.name) ?? id, coordinate: coordinate)
-            room.type = value(place.type)
-            room.street = value(place.street)
-            room.city = value(place.city)
-            room.postcode = value(place.postcode)
-            room.description = value(place.description)
-            room.note = value(place.note)
-            room.occupationNote = value(place.occupationNote)
-            return room
+            return Clubroom(
+                id: id, name: value(place.name) ?? id, coordinate: coordinate, type: value(place.type),
+                street: value(place.street), city: value(place.city), postcode: value(place.postcode),
+                description: value(place.description), note: value(place.note),
+                occupationNote: value(place.occupationNote))
         }
     }
 
@@ -565,7 +561,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
         reader.rows.seek(to: row.start, line: Int(row.line))
         // The row was read once already: it cannot fail now.
         let read = (try? reader.rows.next()) == true
-        if read, row.next < 0, let room = reader.placeOnly(coordinate: coordinate, path: path) { return room }
+        if read, row.next < 0, reader.place != nil { return reader.placeOnly(coordinate: coordinate, path: path) }
         reader.record.removeAll()
         if read { CSVCatalogReader.record(reader.rows, keys: keys, into: &reader.record) }
         guard row.next >= 0 else {

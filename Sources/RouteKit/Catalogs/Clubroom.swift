@@ -184,6 +184,23 @@ public struct Clubroom: Hashable, Sendable {
         self.coordinate = coordinate
     }
 
+    /// A place with every field of its own, and no units or meetings (yet).
+    package init(
+        id: String, name: String, coordinate: Coordinate, type: String?, street: String?, city: String?,
+        postcode: String?, description: String?, note: String?, occupationNote: String?
+    ) {
+        self.id = id
+        self.name = name
+        self.coordinate = coordinate
+        self.type = type
+        self.street = street
+        self.city = city
+        self.postcode = postcode
+        self.description = description
+        self.note = note
+        self.occupationNote = occupationNote
+    }
+
     /// True when a water scout unit recruits here.
     public var isWater: Bool { units.contains { $0.isWater == true } }
 
