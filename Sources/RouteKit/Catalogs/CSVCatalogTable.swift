@@ -153,10 +153,11 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// catalog or itself (then nothing is taken).
     private func take(_ kept: CatalogTableCache.Kept, reach: GeodesicIndex.Reach?) -> Bool {
         guard let skipped = kept.skipped() else { return false }
-        guard kept.isValid(cells: reach?.touchedCells, textCount: bytes.buffer.count) else { return false }
+        let cells = reach?.touchedCells
+        guard let members = kept.checkedMembers(cells: cells, textCount: bytes.buffer.count) else { return false }
         keptWithinReach = reach != nil
         self.kept = kept
-        checkedReach = reach
+        checkedCells = cells.map { ($0, members) }
         for record in skipped {
             summary.count(
                 skipping: SkippedRecord(file: path, line: record.line, reason: record.reason), swapped: record.swapped)
@@ -165,8 +166,19 @@ package final class CSVCatalogTable: @unchecked Sendable {
         return true
     }
 
-    /// With a kept table taken for a reach: the reach, whose cells alone were checked and are searched.
-    private var checkedReach: GeodesicIndex.Reach?
+    /// The index of the first of `sorted` that is `value` or more (`sorted.count` for none).
+    private static func firstIndex(in sorted: [Int], notBelow value: Int) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// With a kept table taken for a reach: the cells of the reach (increasing), which alone were checked and
+    /// are searched, and the members of each, as they were checked.
+    private var checkedCells: (cells: [Int], members: [Range<Int>])?
 
     /// True when the table is searched by its cells (``cellMatches(within:of:)``): a kept one (see
     /// ``readFromCache``), within the reach it was taken for, when there is one.
@@ -178,16 +190,18 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// checked and are left out.
     package func cellMatches(within radiusMeters: Double, of center: Coordinate) -> [GeodesicIndex.Match]? {
         guard let kept else { return nil }
-        let cells = checkedReach
+        let checked = checkedCells
         return GeodesicIndex.cellSearch(
             within: radiusMeters, of: center,
             members: { first, last in
-                guard let cells else { return kept.members(inCells: first, last) }
-                // Only cells that were checked, each looked up as it was: their members in one run.
+                guard let checked else { return kept.members(inCells: first, last) }
+                // Only cells that were checked, with their members as checked: those in one run.
+                var n = Self.firstIndex(in: checked.cells, notBelow: first)
                 var run = 0..<0
                 for cell in first...last {
-                    guard cells.covers(cell) else { return 0..<0 }
-                    let members = kept.members(inCells: cell, cell)
+                    guard n < checked.cells.count, checked.cells[n] == cell else { return 0..<0 }
+                    let members = checked.members[n]
+                    n += 1
                     if members.isEmpty { continue }
                     if run.isEmpty {
                         run = members
@@ -484,15 +498,22 @@ package final class CSVCatalogTable: @unchecked Sendable {
     /// What `make` makes of each of the clubrooms at `indices` and its place in them, as
     /// ``clubrooms(at:)`` builds them (each handed over, not copied).
     package func clubrooms<T>(at indices: [Int], _ make: (Int, consuming Clubroom) -> T) -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(indices.count)
+        forEachClubroom(at: indices) { k, room in result.append(make(k, room)) }
+        return result
+    }
+
+    /// Calls `body` with each of the clubrooms at `indices` in turn, and its place in them, as
+    /// ``clubrooms(at:)`` builds them: each lives only for its call.
+    package func forEachClubroom(at indices: [Int], _ body: (Int, consuming Clubroom) -> Void) {
         let rows = indices.map(firstRow)
         let text = bytes.buffer
         var touched = 0
         for row in rows where row.start >= 0 && row.start < text.count { touched &+= Int(text[row.start]) }
-        if touched == Int.min { return [] }  // never: it keeps the reads above
+        if touched == Int.min { return }  // never: it keeps the reads above
         var reader = RowReader(text: text, delimiter: delimiter, keys: keys)
-        return indices.indices.map { k in
-            make(k, clubroom(rows[k], coordinate: coordinate(at: indices[k]), reader: &reader))
-        }
+        for k in indices.indices { body(k, clubroom(rows[k], coordinate: coordinate(at: indices[k]), reader: &reader)) }
     }
 
     /// A row's scanner and record, kept from one clubroom to the next (so that building one allocates
@@ -1000,13 +1021,30 @@ package struct CatalogTableSearch: Sendable {
 
     /// The clubrooms within `radiusMeters` of `position`, nearest first (ties in catalog order).
     package func clubrooms(within radiusMeters: Double, of position: Coordinate) -> [ClubroomIndex.Found] {
-        let matches =
-            table.cellMatches(within: radiusMeters, of: position)
-            ?? index?.positions(within: radiusMeters, of: position)
-            ?? GeodesicIndex.boundedScan(table.coordinates, within: radiusMeters, of: position)
+        let matches = self.matches(within: radiusMeters, of: position)
         return table.clubrooms(at: matches.map(\.index)) { k, room in
             ClubroomIndex.Found(
                 clubroom: room, distanceMeters: matches[k].distanceMeters, bearingDegrees: matches[k].bearingDegrees)
         }
+    }
+
+    /// Calls `body` with each of the first `limit` (all without one) of ``clubrooms(within:of:)`` in turn, its
+    /// distance and bearing, each clubroom living only for its call; returns how many there were.
+    package func forEachClubroom(
+        within radiusMeters: Double, of position: Coordinate, limit: Int?,
+        _ body: (borrowing Clubroom, _ distanceMeters: Double, _ bearingDegrees: Double) -> Void
+    ) -> Int {
+        var matches = self.matches(within: radiusMeters, of: position)
+        if let limit, matches.count > limit { matches.removeSubrange(max(0, limit)...) }
+        table.forEachClubroom(at: matches.map(\.index)) { k, room in
+            body(room, matches[k].distanceMeters, matches[k].bearingDegrees)
+        }
+        return matches.count
+    }
+
+    private func matches(within radiusMeters: Double, of position: Coordinate) -> [GeodesicIndex.Match] {
+        table.cellMatches(within: radiusMeters, of: position)
+            ?? index?.positions(within: radiusMeters, of: position)
+            ?? GeodesicIndex.boundedScan(table.coordinates, within: radiusMeters, of: position)
     }
 }

@@ -233,13 +233,13 @@ package struct CatalogTableCache: Sendable {
         @inline(__always)
         func member(_ k: Int) -> Int { Int(raw.loadUnaligned(fromByteOffset: offsets.members + k * 4, as: Int32.self)) }
 
-        /// True when the clubrooms of the cells `cells` (increasing, each looked up as ``members(inCells:_:)``
-        /// looks it up; nil: of every cell, whose entries are then checked to go up and to hold every clubroom)
-        /// can be taken as they are: each is there once, in its own cell, at a valid position, with rows that
-        /// start within a text of `textCount` bytes on a line ≥ 1 and chain forward to later rows that exist
-        /// and that no other clubroom's chain enters (so that every walk along them ends, and all of them take
-        /// time in proportion to the rows).
-        func isValid(cells: [Int]?, textCount: Int) -> Bool {
+        /// The members of each of the cells `cells` (increasing, each looked up as ``members(inCells:_:)``
+        /// looks it up; nil: of every cell, whose entries are then checked to go up and to hold every clubroom,
+        /// and none are returned) when they can be taken as they are: each is there once, in its own cell, at a
+        /// valid position, with rows that start within a text of `textCount` bytes on a line ≥ 1 and chain
+        /// forward to later rows that exist and that no other clubroom's chain enters (so that every walk along
+        /// them ends, and all of them take time in proportion to the rows); nil when they cannot.
+        func checkedMembers(cells: [Int]?, textCount: Int) -> [Range<Int>]? {
             func valid(_ row: CSVCatalogTable.Row) -> Bool {
                 row.start >= 0 && row.start < textCount && row.line >= 1 && row.next >= -1
                     && Int(row.next) < laterCount
@@ -262,33 +262,39 @@ package struct CatalogTableCache: Sendable {
             if cells == nil {
                 guard cellNumber(cellCount) == GeodesicIndex.Reach.cellCount, cellStart(0) == 0,
                     cellStart(cellCount) == count
-                else { return false }
+                else { return nil }
             }
             // The members one by one on all cores; the chains of their rows then together, where any is.
             let runs = parallelRuns(parts)
             let checked =
-                (try? parallelMap(runs.count) { r in
-                    runs[r].allSatisfy { n in
-                        cell(n).map { c in c.members.allSatisfy { isValid(member: $0, cell: c.cell) } } ?? false
+                (try? parallelMap(runs.count) { r -> [Range<Int>]? in
+                    var found: [Range<Int>] = []
+                    for n in runs[r] {
+                        guard let c = cell(n), c.members.allSatisfy({ isValid(member: $0, cell: c.cell) }) else {
+                            return nil
+                        }
+                        if cells != nil { found.append(c.members) }
                     }
+                    return found
                 }) ?? []
-            guard checked.count == runs.count, !checked.contains(false) else { return false }
-            guard laterCount > 0 else { return true }  // no row has a next one (valid(_:) held it under 0)
+            guard checked.count == runs.count, !checked.contains(where: { $0 == nil }) else { return nil }
+            let ranges = checked.flatMap { $0 ?? [] }
+            guard laterCount > 0 else { return ranges }  // no row has a next one (valid(_:) held it under 0)
             var entered = [UInt64](repeating: 0, count: (laterCount + 63) / 64)
             for n in 0..<parts {
-                guard let c = cell(n) else { return false }
+                guard let c = cells != nil ? (cells![n], ranges[n]) : cell(n) else { return nil }
                 for k in c.members {
                     var row = memberRow(k)
                     while row.next >= 0 {
                         let j = Int(row.next)
-                        guard entered[j >> 6] & 1 << UInt64(j & 63) == 0 else { return false }
+                        guard entered[j >> 6] & 1 << UInt64(j & 63) == 0 else { return nil }
                         entered[j >> 6] |= 1 << UInt64(j & 63)
                         row = laterRow(j)
-                        guard valid(row), row.next < 0 || Int(row.next) > j else { return false }
+                        guard valid(row), row.next < 0 || Int(row.next) > j else { return nil }
                     }
                 }
             }
-            return true
+            return ranges
         }
 
         /// The cell of entry `k` of the grid's non-empty cells (``GeodesicIndex/Reach/cellCount`` for the

@@ -269,7 +269,9 @@ struct NearCommand: Command {
             let search = CatalogTableSearch(table, queries: positions.count)
             let few = positions.count <= CatalogTableSearch.scanLimit
             let built = Clock.seconds()
-            let answers = try answerAll(positions) { search.clubrooms(within: radius, of: $0) }
+            let answers = try answerAll(
+                positions, { search.clubrooms(within: radius, of: $0) },
+                visit: { search.forEachClubroom(within: radius, of: $0, limit: limit, $1) })
             if verbose {
                 note(
                     answers, console: console,
@@ -393,17 +395,27 @@ struct NearCommand: Command {
     /// The answers to `positions` by `search` (nearest first; at most `limit` each), on all cores in runs of
     /// consecutive positions, in order. With `--format csv` each run writes its answers' rows as it finds
     /// them, into bytes of its own, and keeps no answer: a million clubrooms found take no more memory than
-    /// their text.
-    private func answerAll(_ positions: [Query], _ search: (Coordinate) -> [ClubroomIndex.Found]) throws -> Answers {
+    /// their text. A search that can `visit` what it finds one clubroom at a time (the `limit` nearest,
+    /// returning how many) builds no answer at all then.
+    private func answerAll(
+        _ positions: [Query], _ search: (Coordinate) -> [ClubroomIndex.Found],
+        visit: ((Coordinate, (borrowing Clubroom, Double, Double) -> Void) -> Int)? = nil
+    ) throws -> Answers {
         let runs = parallelRuns(positions.count)
         let csv = format == .csv
         let parts = try parallelMap(runs.count) { k in
             var part = Answers.Part(csv: csv ? Answers.CSVBytes() : nil)
             for query in positions[runs[k]] {
+                if let csv = part.csv, let visit {
+                    part.found += visit(query.coordinate) { room, distance, bearing in
+                        NearFormatter.csvRow(query.label, room, distance: distance, bearing: bearing, into: &csv.bytes)
+                    }
+                    continue
+                }
                 let found = limited(search(query.coordinate))
                 part.found += found.count
-                if csv {
-                    NearFormatter.csvRows(query.label, found, into: &part.csv!.bytes)
+                if let csv = part.csv {
+                    NearFormatter.csvRows(query.label, found, into: &csv.bytes)
                 } else {
                     part.kept.append(Answer(query: query, clubrooms: found))
                 }

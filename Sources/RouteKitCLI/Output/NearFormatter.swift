@@ -279,13 +279,22 @@ enum NearFormatter {
         // Through a pointer: each clubroom is read where it is, not copied.
         found.withUnsafeBufferPointer { found in
             for f in found.indices {
-                let bearing = found[f].bearingDegrees
-                csvRow(query, found[f].clubroom, distance: found[f].distanceMeters, into: &b) { b in
-                    DecimalText.append(bearing, precision: 2, to: &b)
-                    b.append(0x2C)
-                    b.append(string: GeodesicIndex.compassPoint(bearing))
-                }
+                csvRow(
+                    query, found[f].clubroom, distance: found[f].distanceMeters, bearing: found[f].bearingDegrees,
+                    into: &b)
             }
+        }
+    }
+
+    /// The CSV row of one clubroom found at `distance` and `bearing` from the query.
+    @inline(__always)
+    static func csvRow(
+        _ query: String, _ room: borrowing Clubroom, distance: Double, bearing: Double, into b: inout ByteBuffer
+    ) {
+        csvRow(query, room, distance: distance, into: &b) { b in
+            DecimalText.append(bearing, precision: 2, to: &b)
+            b.append(0x2C)
+            b.append(string: GeodesicIndex.compassPoint(bearing))
         }
     }
 
@@ -302,7 +311,7 @@ enum NearFormatter {
     /// One CSV row: query, id, name, position, distance, the caller's own columns, address, units, meetings, water.
     @inline(__always)
     static func csvRow(
-        _ query: String, _ room: Clubroom, distance: Double, into b: inout ByteBuffer,
+        _ query: String, _ room: borrowing Clubroom, distance: Double, into b: inout ByteBuffer,
         middle: (inout ByteBuffer) -> Void
     ) {
         StatsFormatter.appendQuoted(query, to: &b)
