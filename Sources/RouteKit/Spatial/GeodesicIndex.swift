@@ -442,8 +442,15 @@ public final class GeodesicIndex: @unchecked Sendable {
 
     /// The nearest of the 16 compass points to a bearing (0 north, clockwise).
     private static func compassPointIndex(_ bearingDegrees: Double) -> Int {
-        let b = (bearingDegrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        return Int((b / 22.5).rounded()) % 16
+        // A search's bearings are 0…360 already: no remainders for them.
+        let b =
+            bearingDegrees >= 0 && bearingDegrees < 360
+            ? bearingDegrees
+            : (bearingDegrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+        // Halves up (b ≥ 0): the whole part, and one more from a fraction of a half or more (exact below 2^52).
+        let x = b / 22.5
+        let whole = Int(x)
+        return (x - Double(whole) >= 0.5 ? whole + 1 : whole) % 16
     }
 }
 

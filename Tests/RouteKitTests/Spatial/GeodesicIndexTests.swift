@@ -166,5 +166,10 @@ import Testing
         #expect(GeodesicIndex.compassPoint(match.bearingDegrees) == "WNW")  // about 300°
         #expect(GeodesicIndex.compassPoint(359) == "N")
         #expect(GeodesicIndex.compassPoint(100) == "E")
+        // Halves go up (as rounding does); bearings outside 0…360 are taken round.
+        #expect(GeodesicIndex.compassPoint(11.25) == "NNE" && GeodesicIndex.compassPoint(11.249999) == "N")
+        #expect(GeodesicIndex.compassPoint(348.75) == "N" && GeodesicIndex.compassPoint(348.74) == "NNW")
+        #expect(GeodesicIndex.compassPoint(-90) == "W" && GeodesicIndex.compassPoint(720 + 45) == "NE")
+        #expect(GeodesicIndex.compassPoint(-0.0) == "N" && GeodesicIndex.compassPoint(359.999) == "N")
     }
 }
