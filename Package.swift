@@ -49,10 +49,7 @@ let package = Package(
             linkerSettings: [
                 // The Swift runtime linked in: a run starts in about half the time, with no symbols of a dozen
                 // shared libraries to bind (short commands and a search of a few positions feel it).
-                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
-                // What FoundationEssentials (base64 and UUIDs) links to, named since nothing links it for us.
-                .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
-                .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
+                .unsafeFlags(["-static-stdlib"], .when(configuration: .release))
             ]),
         .testTarget(
             name: "RouteKitTests",

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// An SVG map of tracks with their control points: a transverse Mercator centred on the data (PROJ), north
@@ -150,12 +149,12 @@ public struct TrackMap {
             let p = frame.projected(x + (Double(column) + 0.5) * cell, y + (Double(row) + 0.5) * cell)
             return projection.unproject(x: p.x, y: p.y)
         }
-        guard let image else { return }
+        guard let image, let text = Relief.base64(image) else { return }
         svg.raw(
             "<image x=\"\(SVGWriter.number(x))\" y=\"\(SVGWriter.number(y))\" "
                 + "width=\"\(SVGWriter.number(Double(columns) * cell))\" "
                 + "height=\"\(SVGWriter.number(Double(rows) * cell))\" preserveAspectRatio=\"none\" "
-                + "href=\"data:image/png;base64,\(Data(image).base64EncodedString())\"/>")
+                + "href=\"data:image/png;base64,\(text)\"/>")
     }
 
     private func drawTitle(_ title: String, subtitle: String?, frame: Frame, into svg: inout SVGWriter) {

@@ -56,6 +56,8 @@ struct GDALLibrary: @unchecked Sendable {
             GByte
         >?
     let unlink: @convention(c) (UnsafePointer<CChar>?) -> Int32
+    let base64Encode: @convention(c) (Int32, UnsafePointer<GByte>?) -> UnsafeMutablePointer<CChar>?
+    let free: @convention(c) (UnsafeMutableRawPointer?) -> Void
     let spatialReference: @convention(c) (GDALDatasetH?) -> OGRSpatialReferenceH?
     let newSpatialReference: @convention(c) (UnsafePointer<CChar>?) -> OGRSpatialReferenceH?
     let cloneSpatialReference: @convention(c) (OGRSpatialReferenceH?) -> OGRSpatialReferenceH?
@@ -120,6 +122,8 @@ struct GDALLibrary: @unchecked Sendable {
         createCopy = try symbol("GDALCreateCopy")
         memoryFileBuffer = try symbol("VSIGetMemFileBuffer")
         unlink = try symbol("VSIUnlink")
+        base64Encode = try symbol("CPLBase64Encode")
+        free = try symbol("VSIFree")
         spatialReference = try symbol("GDALGetSpatialRef")
         newSpatialReference = try symbol("OSRNewSpatialReference")
         cloneSpatialReference = try symbol("OSRClone")

@@ -1,5 +1,5 @@
 import CGDAL
-import FoundationEssentials
+import Synchronization
 
 /// Shaded relief from an elevation model, for a map's background: a grid of cells over the map, each lit by
 /// the sun from the north-west (azimuth 315°, 45° high, as maps have it since Swiss cartographers made it
@@ -65,6 +65,18 @@ public enum Relief {
         return pixels
     }
 
+    /// Numbers the images being encoded (in GDAL's memory files, which all threads share).
+    private static let serial = Atomic(0)
+
+    /// `bytes` in base64 (for a `data:` URL), as GDAL writes it; nil when GDAL cannot be loaded.
+    package static func base64(_ bytes: [UInt8]) -> String? {
+        guard let gdal = GDALLibrary.available, bytes.count <= Int(Int32.max) / 4 * 3,
+            let text = bytes.withUnsafeBufferPointer({ gdal.base64Encode(Int32($0.count), $0.baseAddress) })
+        else { return nil }
+        defer { gdal.free(text) }
+        return String(cString: text)
+    }
+
     /// PNG bytes of RGBA pixels, written by GDAL's PNG driver into memory.
     static func encode(_ pixels: [UInt8], _ columns: Int, _ rows: Int) -> [UInt8]? {
         guard let gdal = GDALLibrary.available, let memory = gdal.driverByName("MEM"),
@@ -80,7 +92,7 @@ public enum Relief {
                 GDT_Byte, 4, nil, 4, Int32(columns * 4), 1)
         }
         guard status == CE_None else { return nil }
-        let name = "/vsimem/routekit-relief-\(UUID().uuidString).png"
+        let name = "/vsimem/routekit-relief-\(serial.wrappingAdd(1, ordering: .relaxed).oldValue).png"
         guard let written = gdal.createCopy(png, name, image, 0, nil, nil, nil) else { return nil }
         gdal.close(written)
         defer { _ = gdal.unlink(name) }
