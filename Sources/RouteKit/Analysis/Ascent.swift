@@ -115,8 +115,10 @@ public struct AscentMethod: Hashable, Sendable {
     public var whiteNoiseShare: Double = 0.9
     /// Hysteresis threshold for white noise, and for slow noise fitted jointly, in units of the noise the chosen
     /// smoother leaves: two independent extremes of smoothed Gaussian noise differ by 5σ′ (3.5 standard
-    /// deviations of their difference) about once in 4,000 swings, once in tens of kilometres at the
-    /// bandwidths chosen.
+    /// deviations of their difference) about once in 4,000 swings. The hysteresis compares running extremes,
+    /// the lowest and highest of many values on long flat stretches, which differ that much more often:
+    /// measured about twice in 15 km on a barometer's flat tracks (Rice's formula gives at most 4 % of the
+    /// smoothed noise's crossings of its mean), a known excess of about 1 % there (see the README).
     public var whiteThresholdPerNoise: Double = 5
     /// A fixed hysteresis threshold in metres instead of the automatic one.
     public var thresholdMeters: Double? = nil
