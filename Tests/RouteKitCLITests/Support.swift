@@ -23,7 +23,8 @@ enum CLI {
         // The tables `near` keeps go to the folder the run names (scripts/test gives one), else to the tests'
         // own: never to the user's cache.
         let arguments =
-            arguments.first == "near" && !arguments.contains("--cache") && getenv("ROUTEKIT_CACHE") == nil
+            arguments.first == "near" && !arguments.contains("--cache")
+                && (ProcessInfo.processInfo.environment["ROUTEKIT_CACHE"] ?? "").isEmpty
             ? arguments + ["--cache", keptTables] : arguments
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("routekit-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

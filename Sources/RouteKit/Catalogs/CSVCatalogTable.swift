@@ -529,11 +529,9 @@ package final class CSVCatalogTable: @unchecked Sendable {
             place = PlaceColumns(keys)
         }
 
-        /// The clubroom of the row read last, its only one, built straight from its fields as
-        /// ``ClubroomCatalog`` builds it from the record (only a place: no unit, no meeting). Only when
-        /// `place` is there: the catalog has no other fields than the place's.
-        func placeOnly(coordinate: Coordinate, path: String) -> Clubroom {
-            let place = place!
+        /// The clubroom of the row read last, its only one, built straight from its fields (at `place`, the
+        /// reader's own) as ``ClubroomCatalog`` builds it from the record: only a place, no unit, no meeting.
+        func placeOnly(_ place: PlaceColumns, coordinate: Coordinate, path: String) -> Clubroom {
             func value(_ columns: [Int]) -> String? { rows.trimmedField(columns).map(rows.string) }
             let id = value(place.id) ?? "\(path):\(rows.rowLine)"
             return Clubroom(
@@ -582,7 +580,9 @@ package final class CSVCatalogTable: @unchecked Sendable {
         reader.rows.seek(to: row.start, line: Int(row.line))
         // The row was read once already: it cannot fail now.
         let read = (try? reader.rows.next()) == true
-        if read, row.next < 0, reader.place != nil { return reader.placeOnly(coordinate: coordinate, path: path) }
+        if read, row.next < 0, let place = reader.place {
+            return reader.placeOnly(place, coordinate: coordinate, path: path)
+        }
         reader.record.removeAll()
         if read { CSVCatalogReader.record(reader.rows, keys: keys, into: &reader.record) }
         guard row.next >= 0 else {

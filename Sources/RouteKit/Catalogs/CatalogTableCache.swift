@@ -256,7 +256,8 @@ package struct CatalogTableCache: Sendable {
             func cell(_ n: Int) -> (cell: Int, members: Range<Int>)? {
                 if let cells { return (cells[n], members(inCells: cells[n], cells[n])) }
                 let (cell, from, to) = (cellNumber(n), cellStart(n), cellStart(n + 1))
-                guard cell >= 0, cell < cellNumber(n + 1), from < to else { return nil }
+                // Within the members on its own: the entries before it may be checked later, on another core.
+                guard cell >= 0, cell < cellNumber(n + 1), 0 <= from, from < to, to <= count else { return nil }
                 return (cell, from..<to)
             }
             if cells == nil {
@@ -266,6 +267,7 @@ package struct CatalogTableCache: Sendable {
             }
             // The members one by one on all cores; the chains of their rows then together, where any is.
             let runs = parallelRuns(parts)
+            // parallelMap throws only what its closure throws: nothing here.
             let checked =
                 (try? parallelMap(runs.count) { r -> [Range<Int>]? in
                     var found: [Range<Int>] = []
@@ -282,7 +284,7 @@ package struct CatalogTableCache: Sendable {
             guard laterCount > 0 else { return ranges }  // no row has a next one (valid(_:) held it under 0)
             var entered = [UInt64](repeating: 0, count: (laterCount + 63) / 64)
             for n in 0..<parts {
-                guard let c = cells != nil ? (cells![n], ranges[n]) : cell(n) else { return nil }
+                guard let c = cells.map({ ($0[n], ranges[n]) }) ?? cell(n) else { return nil }
                 for k in c.members {
                     var row = memberRow(k)
                     while row.next >= 0 {

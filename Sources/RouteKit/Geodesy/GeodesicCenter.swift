@@ -84,8 +84,9 @@ package struct GeodesicCenter: Sendable {
     ///
     /// A point on the centre's meridian is due north or south, 0 or 180 exactly (the formulas would leave a
     /// rounding of 1e-13° either side of north, which a bearing shows as 360), without loading PROJ for it. A
-    /// point on the opposite meridian, at a pole (on every meridian), or the centre itself goes to
-    /// `geod_inverse`, whose conventions give its azimuth.
+    /// point on the opposite meridian, at a pole (on every meridian), or the centre itself (also written on the
+    /// other side of the antimeridian, a chord of rounding alone) goes to `geod_inverse`, whose conventions give
+    /// its azimuth.
     @inline(__always)
     package func inverse(to c: Coordinate, normal n: (Double, Double, Double)) -> Line {
         let q = Self.earthCentred(n)
@@ -95,7 +96,7 @@ package struct GeodesicCenter: Sendable {
         let chord2 = dx * dx + dy * dy + dz * dz
         let apart = abs(c.longitude - coordinate.longitude)
         guard usable, chord2 <= Self.shortLineMeters * Self.shortLineMeters, chord2 > 0, abs(c.latitude) < 90,
-            apart != 180
+            apart != 180, apart != 360 || c.latitude != coordinate.latitude
         else {
             let exact = Geodesic.wgs84.inverse(from: coordinate, to: c)
             return Line(distanceMeters: exact.distanceMeters, azimuthDegrees: exact.initialAzimuthDegrees)
@@ -111,11 +112,11 @@ package struct GeodesicCenter: Sendable {
         let gradient2 = (mx * mx + my * my) * Self.inverseA4 + mz * mz * Self.inverseB4
         let t = chord2 > 0 ? w * w * level / (chord2 * gradient2) : 0
         let distance = chord * (1 + t * (1.0 / 24 + t * (3.0 / 640)))
-        // East and north in the centre's tangent plane, both times cos φ.
         // Along the centre's meridian, due north or south (as `geod_inverse` has it, exactly).
         if apart == 0 || apart == 360 {
             return Line(distanceMeters: distance, azimuthDegrees: c.latitude > coordinate.latitude ? 0 : 180)
         }
+        // East and north in the centre's tangent plane, both times cos φ.
         let east = -normal.1 * dx + normal.0 * dy
         let north = -normal.2 * (normal.0 * dx + normal.1 * dy) + cos2 * dz
         let across = east * east + north * north

@@ -442,10 +442,11 @@ public final class GeodesicIndex: @unchecked Sendable {
 
     /// The nearest of the 16 compass points to a bearing (0 north, clockwise).
     private static func compassPointIndex(_ bearingDegrees: Double) -> Int {
-        // A search's bearings are 0…360 already: no remainders for them.
+        // A search's bearings are 0…360 already: no remainders for them, only the rounding of b + 360 that
+        // the remainders would make (exact: (b + 360) − 360 is representable).
         let b =
             bearingDegrees >= 0 && bearingDegrees < 360
-            ? bearingDegrees
+            ? (bearingDegrees + 360) - 360
             : (bearingDegrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
         // Halves up (b ≥ 0): the whole part, and one more from a fraction of a half or more (exact below 2^52).
         let x = b / 22.5

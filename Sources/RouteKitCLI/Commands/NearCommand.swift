@@ -336,8 +336,8 @@ struct NearCommand: Command {
             for part in answers.parts {
                 if let csv = part.csv { try out.write(&csv.bytes) }
                 for answer in part.kept { NearFormatter.csvRows(answer.query.label, answer.clubrooms, into: &buffer) }
+                try out.write(&buffer)
             }
-            try out.write(&buffer)
             try out.commit()
             return .success
         case .svg:
@@ -428,13 +428,13 @@ struct NearCommand: Command {
     /// The answers to the positions: kept, or for CSV their rows, in order, by run.
     struct Answers {
         /// One run's.
-        struct Part: @unchecked Sendable {
+        struct Part {
             var kept: [Answer] = []
             var csv: CSVBytes?
             var found = 0
         }
 
-        /// Bytes handed over whole from the core that wrote them.
+        /// Bytes handed over whole from the core that wrote them (made, written and returned by one run).
         final class CSVBytes {
             var bytes = ByteBuffer(capacity: 1 << 16)
         }

@@ -31,6 +31,13 @@ import Testing
         var table: URL { URL(fileURLWithPath: cache.folder).appendingPathComponent(tables[0]) }
 
         func remove() { try? FileManager.default.removeItem(at: folder) }
+
+        /// The catalog's table read afresh, its table kept on the way.
+        func plainAndKept() throws -> CSVCatalogTable {
+            let plain = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil))
+            _ = try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: cache, keepsTable: true)
+            return plain
+        }
     }
 
     func expectSame(_ a: CSVCatalogTable, _ b: CSVCatalogTable, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -97,8 +104,7 @@ import Testing
         let setting = try Setting(quotes: false, sortedIds: false)
         defer { setting.remove() }
         let path = setting.path
-        let plain = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil))
-        _ = try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true)
+        let plain = try setting.plainAndKept()
         let kept = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache))
         #expect(kept.searchesByCells && !plain.searchesByCells)
         let index = CatalogTableSearch(plain, queries: 100)
@@ -245,8 +251,7 @@ import Testing
         let setting = try Setting(quotes: false, sortedIds: true)
         defer { setting.remove() }
         let path = setting.path
-        let plain = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil))
-        _ = try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache, keepsTable: true)
+        let plain = try setting.plainAndKept()
         var bytes = try Data(contentsOf: setting.table)
         let (what, offset, value) = Self.damages[damage]
         // A chain from a first row to later row 0 exists: ids come in threes.
@@ -267,6 +272,34 @@ import Testing
                 try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache))
             #expect(!short.readFromCache)
         }
+    }
+
+    /// Cells whose members lie far outside the table, at the start of a run that one core checks: the
+    /// table is refused before any member of theirs is read (it was read out of bounds, and crashed).
+    @Test func cellsPointingOutsideTheMembersAreRefusedUnread() throws {
+        let setting = try Setting(quotes: false, sortedIds: true)
+        defer { setting.remove() }
+        let path = setting.path
+        let plain = try setting.plainAndKept()
+        var bytes = try Data(contentsOf: setting.table)
+        func header(_ k: Int) -> Int {
+            Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: k * 8, as: Int64.self) })
+        }
+        let (laterCount, cellCount) = (header(12), header(13))
+        let runs = min(cellCount, processorCount * 4)
+        #expect(runs > 1)
+        // The second run's first entry and the next: (cell, start) pairs of Int32, starts 2^30 and 2^30 + 5.
+        let entry = cellCount / runs
+        let directory = Self.sections(plain.count).laterRows + laterCount * 16
+        for (k, start) in [(entry, Int32(1 << 30)), (entry + 1, Int32(1 << 30) + 5)] {
+            withUnsafeBytes(of: start) {
+                bytes.replaceSubrange((directory + k * 8 + 4)..<(directory + k * 8 + 8), with: $0)
+            }
+        }
+        try bytes.write(to: setting.table)
+        let read = try #require(try CSVCatalogTable(path: path, columns: .init(), progress: nil, cache: setting.cache))
+        #expect(!read.readFromCache)
+        expectSame(read, plain)
     }
 
     @Test func theFolderKeepsTheTablesUsedLast() throws {

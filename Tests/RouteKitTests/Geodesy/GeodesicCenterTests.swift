@@ -63,8 +63,11 @@ import Testing
         ]
         for center in centers {
             let geodesics = GeodesicCenter(center)
+            let otherSide = Coordinate(
+                latitude: center.latitude,
+                longitude: abs(center.longitude) == 180 ? -center.longitude : center.longitude)
             for end in [
-                center, Coordinate(latitude: min(90, center.latitude + 0.3), longitude: center.longitude),
+                center, otherSide, Coordinate(latitude: min(90, center.latitude + 0.3), longitude: center.longitude),
                 Coordinate(latitude: center.latitude - 0.3, longitude: center.longitude),
                 Coordinate(latitude: center.latitude - 0.8, longitude: center.longitude),
                 Coordinate(latitude: max(-90, center.latitude - 0.00001), longitude: center.longitude),

@@ -247,5 +247,12 @@ enum DEMFixture {
             Coordinate(latitude: 10, longitude: 10)
         }
         #expect(none == nil)
+        // Put in base64 by GDAL, as a map's data: URL has it: the standard alphabet, padded, on one line.
+        var random = SeededRandom(state: 3)
+        for bytes in [[], [0], [1, 2], [0xFF, 0xFE, 0xFD], [0, 0, 0, 0], png]
+            + (0..<20).map({ n in (0..<n * 7).map { _ in UInt8.random(in: 0...255, using: &random) } })
+        {
+            #expect(Relief.base64(bytes) == Data(bytes).base64EncodedString())
+        }
     }
 }
