@@ -96,9 +96,14 @@ public final class GeodesicIndex: @unchecked Sendable {
                 bearingDegrees: azimuth < 0 ? azimuth + 360 : azimuth + 0))
     }
 
-    /// Nearest first, ties by index.
-    private static func sorted(_ matches: [Match]) -> [Match] {
-        matches.sorted { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
+    /// Nearest first, ties by index (a total order: any sort gives it), sorted in place.
+    private static func sorted(_ matches: consuming [Match]) -> [Match] {
+        matches.withUnsafeMutableBufferPointer { matches in
+            matches.sort { a, b in
+                a.distanceMeters < b.distanceMeters || (a.distanceMeters == b.distanceMeters && a.index < b.index)
+            }
+        }
+        return matches
     }
 
     /// What ``positions(within:of:)`` answers, without building an index: for a few queries over many
@@ -432,11 +437,16 @@ public final class GeodesicIndex: @unchecked Sendable {
 
     /// The 16-point compass name of a bearing in degrees (N, NNE, NE, …).
     package static func compassPoint(_ bearingDegrees: Double) -> String {
-        compassPoints[compassPointIndex(bearingDegrees)]
+        compassPoints[compassPointIndex(bearingDegrees)].description
+    }
+
+    /// ``compassPoint(_:)``'s name, appended without a string in between.
+    package static func appendCompassPoint(_ bearingDegrees: Double, to buffer: inout ByteBuffer) {
+        buffer.append(compassPoints[compassPointIndex(bearingDegrees)])
     }
 
     /// The 16 points of the compass, from north clockwise.
-    private static let compassPoints = [
+    private static let compassPoints: [StaticString] = [
         "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
     ]
 

@@ -294,7 +294,7 @@ enum NearFormatter {
         csvRow(query, room, distance: distance, into: &b) { b in
             DecimalText.append(bearing, precision: 2, to: &b)
             b.append(0x2C)
-            b.append(string: GeodesicIndex.compassPoint(bearing))
+            GeodesicIndex.appendCompassPoint(bearing, to: &b)
         }
     }
 
@@ -327,6 +327,10 @@ enum NearFormatter {
         DecimalText.append(distance, precision: 3, to: &b)
         b.append(0x2C)
         middle(&b)
+        // A place alone (no address, units or meetings; so no water scouts): its empty columns at once.
+        if room.street == nil, room.city == nil, room.postcode == nil, room.units.isEmpty, room.meetings.isEmpty {
+            return b.append(",,,,,,false\n")
+        }
         b.append(0x2C)
         if let street = room.street { StatsFormatter.appendQuoted(street, to: &b) }
         b.append(0x2C)
