@@ -126,6 +126,9 @@ extension ConvertCommand {
     /// Several inputs into one text sequence: each file converted by a worker into spools, a few files
     /// at a time, and written in input order: every file's tracks, then all routes, then all waypoints,
     /// as one writer orders them. The first file that fails (in input order) fails the whole output.
+    ///
+    /// A window's files are written while the next window's are converted: the writing is one more task
+    /// among the conversions, so no core waits for it (and two windows of spools at most are held).
     func convertInParallel(
         _ files: [(InputFile, InputFormat)], to format: OutputFormat, into out: OutputStream, dem: DEMUse?,
         console: Console
@@ -133,16 +136,33 @@ extension ConvertCommand {
         let routes = Spool()
         let waypoints = Spool()
         let window = 2 * processorCount
+        // In input order, each file's messages and tracks out, its routes and waypoints to their spools.
+        func write(_ parts: [Outcome]) throws {
+            for part in parts {
+                part.replay(on: console)
+                if let failure = part.failure { throw failure }
+                try part.spools.tracks.drain(into: out)
+                try part.spools.routes.drain(into: routes)
+                try part.spools.waypoints.drain(into: waypoints)
+            }
+        }
         var start = 0
-        while start < files.count {
+        var converted: [Outcome] = []
+        while start < files.count || !converted.isEmpty {
             let end = min(files.count, start + window)
-            let parts = try parallelMap(end - start) { k -> Outcome in
+            let written = converted
+            // Task 0 writes the window before; tasks 1… convert this one.
+            let parts = try parallelMap(end - start + 1) { k -> Outcome? in
+                guard k > 0 else {
+                    try write(written)
+                    return nil
+                }
                 let capture = CapturedMessages()
                 var part = Outcome(messages: [], status: .success)
                 part.spools = (Spool(memoryLimit: 1 << 20), Spool(memoryLimit: 1 << 20), Spool(memoryLimit: 1 << 20))
                 do {
                     try convert(
-                        [files[start + k]], to: format, into: part.spools.tracks,
+                        [files[start + k - 1]], to: format, into: part.spools.tracks,
                         parts: (part.spools.routes, part.spools.waypoints), dem: dem, overlapped: false,
                         console: capture.console)
                 } catch {
@@ -151,13 +171,7 @@ extension ConvertCommand {
                 part.messages = capture.messages
                 return part
             }
-            for part in parts {
-                part.replay(on: console)
-                if let failure = part.failure { throw failure }
-                try part.spools.tracks.drain(into: out)
-                try part.spools.routes.drain(into: routes)
-                try part.spools.waypoints.drain(into: waypoints)
-            }
+            converted = parts.compactMap { $0 }
             start = end
         }
         try routes.drain(into: out)
