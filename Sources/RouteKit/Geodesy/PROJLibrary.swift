@@ -47,16 +47,15 @@ struct PROJLibrary: @unchecked Sendable {
 
     private init() throws(SharedLibrary.Unavailable) {
         let library = try SharedLibrary("PROJ", names: ["libproj.so", "libproj.so.25"])
-        func symbol<T>(_ name: String) throws(SharedLibrary.Unavailable) -> T { try library.function(name) }
-        geodesicInit = try symbol("geod_init")
-        geodesicInverse = try symbol("geod_inverse")
-        geodesicDirect = try symbol("geod_direct")
-        contextCreate = try symbol("proj_context_create")
-        contextDestroy = try symbol("proj_context_destroy")
-        contextErrno = try symbol("proj_context_errno")
-        contextErrnoString = try symbol("proj_context_errno_string")
-        create = try symbol("proj_create")
-        destroy = try symbol("proj_destroy")
-        transform = try symbol("proj_trans")
+        geodesicInit = try library.function("geod_init")
+        geodesicInverse = try library.function("geod_inverse")
+        geodesicDirect = try library.function("geod_direct")
+        contextCreate = try library.function("proj_context_create")
+        contextDestroy = try library.function("proj_context_destroy")
+        contextErrno = try library.function("proj_context_errno")
+        contextErrnoString = try library.function("proj_context_errno_string")
+        create = try library.function("proj_create")
+        destroy = try library.function("proj_destroy")
+        transform = try library.function("proj_trans")
     }
 }

@@ -213,16 +213,11 @@ package enum DecimalText {
     private static func writeFixed(
         _ magnitude: UInt64, decimals: Int, negative: Bool, endingAt end: UnsafeMutablePointer<UInt8>
     ) {
-        let pairs = digitPairs.utf8Start
         var rest = magnitude
         var p = end
         var fraction = decimals
         while fraction >= 2 {
-            let r = Int(truncatingIfNeeded: rest % 100)
-            rest /= 100
-            p -= 2
-            p[0] = pairs[2 &* r]
-            p[1] = pairs[2 &* r &+ 1]
+            writePair(of: &rest, before: &p)
             fraction -= 2
         }
         if fraction == 1 {
@@ -232,22 +227,23 @@ package enum DecimalText {
         }
         p -= 1
         p[0] = 0x2E
-        while rest >= 100 {
-            let r = Int(truncatingIfNeeded: rest % 100)
-            rest /= 100
-            p -= 2
-            p[0] = pairs[2 &* r]
-            p[1] = pairs[2 &* r &+ 1]
-        }
-        if rest >= 10 {
-            p -= 2
-            p[0] = pairs[2 &* Int(truncatingIfNeeded: rest)]
-            p[1] = pairs[2 &* Int(truncatingIfNeeded: rest) &+ 1]
-        } else {
+        let point = p
+        while rest >= 10 { writePair(of: &rest, before: &p) }
+        if rest > 0 || p == point {  // at least one digit before the point
             p -= 1
             p[0] = UInt8(truncatingIfNeeded: 48 &+ rest)
         }
         if negative { p[-1] = 0x2D }
+    }
+
+    /// Writes the last two digits of `rest` just before `p` (moving it back) and drops them from `rest`.
+    @inline(__always)
+    private static func writePair(of rest: inout UInt64, before p: inout UnsafeMutablePointer<UInt8>) {
+        let r = 2 &* Int(truncatingIfNeeded: rest % 100)
+        rest /= 100
+        p -= 2
+        p[0] = digitPairs.utf8Start[r]
+        p[1] = digitPairs.utf8Start[r &+ 1]
     }
 
     /// "00", "01", … "99": the digits of 0…99 in pairs.

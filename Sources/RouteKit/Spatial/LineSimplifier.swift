@@ -94,16 +94,15 @@ private struct GEOSLibrary: @unchecked Sendable {
     }
 
     private init(_ library: SharedLibrary) throws(SharedLibrary.Unavailable) {
-        func symbol<T>(_ name: String) throws(SharedLibrary.Unavailable) -> T { try library.function(name) }
-        initialize = try symbol("GEOS_init_r")
-        finish = try symbol("GEOS_finish_r")
-        sequenceFromBuffer = try symbol("GEOSCoordSeq_copyFromBuffer_r")
-        createLine = try symbol("GEOSGeom_createLineString_r")
-        destroySequence = try symbol("GEOSCoordSeq_destroy_r")
-        destroy = try symbol("GEOSGeom_destroy_r")
-        simplify = try symbol("GEOSSimplify_r")
-        pointCount = try symbol("GEOSGeomGetNumPoints_r")
-        sequence = try symbol("GEOSGeom_getCoordSeq_r")
-        sequenceToBuffer = try symbol("GEOSCoordSeq_copyToBuffer_r")
+        initialize = try library.function("GEOS_init_r")
+        finish = try library.function("GEOS_finish_r")
+        sequenceFromBuffer = try library.function("GEOSCoordSeq_copyFromBuffer_r")
+        createLine = try library.function("GEOSGeom_createLineString_r")
+        destroySequence = try library.function("GEOSCoordSeq_destroy_r")
+        destroy = try library.function("GEOSGeom_destroy_r")
+        simplify = try library.function("GEOSSimplify_r")
+        pointCount = try library.function("GEOSGeomGetNumPoints_r")
+        sequence = try library.function("GEOSGeom_getCoordSeq_r")
+        sequenceToBuffer = try library.function("GEOSCoordSeq_copyToBuffer_r")
     }
 }

@@ -327,10 +327,6 @@ enum NearFormatter {
         DecimalText.append(distance, precision: 3, to: &b)
         b.append(0x2C)
         middle(&b)
-        // A place alone (no address, units or meetings; so no water scouts): its empty columns at once.
-        if room.street == nil, room.city == nil, room.postcode == nil, room.units.isEmpty, room.meetings.isEmpty {
-            return b.append(",,,,,,false\n")
-        }
         b.append(0x2C)
         if let street = room.street { StatsFormatter.appendQuoted(street, to: &b) }
         b.append(0x2C)
