@@ -19,8 +19,9 @@ let package = Package(
         .systemLibrary(
             name: "CGEOS",
             providers: [.apt(["libgeos-dev"])]),
+        // Headers only: RouteKit loads libarchive when it first opens an archive (see IO/Archive.swift).
         .systemLibrary(
-            name: "CArchive", pkgConfig: "libarchive",
+            name: "CArchive",
             providers: [.apt(["libarchive-dev"])]),
         // Headers only: RouteKit loads GDAL when it first needs it (see Terrain/GDALLibrary.swift), so the
         // target names no library to link (pkg-config would add -lgdal).

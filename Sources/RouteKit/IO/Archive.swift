@@ -71,7 +71,7 @@ enum ArchiveReader {
         _ = try InputFile(path: path)  // a missing or unreadable file is an input error (66), not bad data
         let archive = try Handle(name: path)
         // ARCHIVE_OK or an error code; archive_error_string says why
-        guard archive_read_open_filename(archive.pointer, path, 1 << 16) == ARCHIVE_OK else {
+        guard archive.library.openFile(archive.pointer, path, 1 << 16) == ARCHIVE_OK else {
             throw ArchiveError.malformed(path: path, reason: archive.errorText)
         }
         return try archive.files(budget: &budget, wanted: wanted)
@@ -85,10 +85,10 @@ enum ArchiveReader {
         return try bytes.withUnsafeBytes { raw in
             // The memory must stay valid until the archive is closed: both happen inside this closure.
             // ARCHIVE_OK or an error code
-            guard archive_read_open_memory(archive.pointer, raw.baseAddress, raw.count) == ARCHIVE_OK else {
+            guard archive.library.openMemory(archive.pointer, raw.baseAddress, raw.count) == ARCHIVE_OK else {
                 throw ArchiveError.malformed(path: name, reason: archive.errorText)
             }
-            defer { archive_read_close(archive.pointer) }
+            defer { _ = archive.library.close(archive.pointer) }
             return try archive.files(budget: &budget, wanted: wanted)
         }
     }
@@ -97,21 +97,23 @@ enum ArchiveReader {
     private final class Handle {
         let pointer: OpaquePointer
         let name: String
+        let library: ArchiveLibrary
 
         init(name: String) throws {
-            guard let handle = archive_read_new() else {  // NULL when out of memory
+            library = try ArchiveLibrary.shared.get(orThrow: { ArchiveError.malformed(path: name, reason: $0) })
+            guard let handle = library.readNew() else {  // NULL when out of memory
                 throw ArchiveError.malformed(path: name, reason: "libarchive could not start")
             }
             pointer = handle
             self.name = name
             // ARCHIVE_OK, or ARCHIVE_FATAL when libarchive was built without ZIP support (then opening says so)
-            archive_read_support_format_zip(handle)
+            _ = library.supportZip(handle)
         }
 
-        deinit { archive_read_free(pointer) }
+        deinit { _ = library.readFree(pointer) }
 
         var errorText: String {
-            let text = archive_error_string(pointer).map { String(cString: $0) } ?? "unknown archive error"
+            let text = library.errorString(pointer).map { String(cString: $0) } ?? "unknown archive error"
             // What libarchive says of a file that is no ZIP at all (a GPX given as the bundle, say).
             return text == "Unrecognized archive format"
                 ? "not a ZIP file (give the bundle as a ZIP or a folder)" : text
@@ -130,7 +132,7 @@ enum ArchiveReader {
             var entry: OpaquePointer?
             while true {
                 // ARCHIVE_OK, ARCHIVE_EOF at the end, ARCHIVE_WARN (usable), ARCHIVE_RETRY or ARCHIVE_FATAL
-                let status = archive_read_next_header(pointer, &entry)
+                let status = library.nextHeader(pointer, &entry)
                 if status == ARCHIVE_EOF { return result }
                 guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
                     throw ArchiveError.malformed(path: name, reason: errorText)
@@ -139,17 +141,18 @@ enum ArchiveReader {
                 guard budget.entries >= 0 else {
                     throw ArchiveError.tooManyEntries(path: name, limit: budget.entryLimit)
                 }
-                guard routekit_archive_entry_is_regular_file(entry) != 0 else { continue }
+                // A regular file (not a folder, link or device).
+                guard library.fileType(entry) == routekit_AE_IFREG, library.hardlink(entry) == nil else { continue }
                 // The UTF-8 name (ZIPs mark names as UTF-8; without a locale the plain name can be NULL for
                 // "Pot čez …/"), else the name as stored, invalid UTF-8 repaired. NULL when there is none.
-                guard let cName = archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry) else {
+                guard let cName = library.pathnameUTF8(entry) ?? library.pathname(entry) else {
                     throw ArchiveError.malformed(path: name, reason: "an entry has no readable name")
                 }
                 let path = String(cString: cName)
                 guard wanted(path) else { continue }
                 var declared = 0
-                if archive_entry_size_is_set(entry) != 0 {
-                    let size = archive_entry_size(entry)
+                if library.sizeIsSet(entry) != 0 {
+                    let size = library.size(entry)
                     guard size <= budget.bytes else {
                         throw ArchiveError.tooLarge(path: name, limitBytes: budget.byteLimit)
                     }
@@ -166,7 +169,7 @@ enum ArchiveReader {
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 // bytes read, 0 at the end of the entry, negative on error
-                let n = chunk.withUnsafeMutableBytes { archive_read_data(pointer, $0.baseAddress, $0.count) }
+                let n = chunk.withUnsafeMutableBytes { library.readData(pointer, $0.baseAddress, $0.count) }
                 if n == 0 { return bytes }
                 guard n > 0 else { throw ArchiveError.malformed(path: name, reason: errorText) }
                 budget.bytes -= n
@@ -213,6 +216,7 @@ extension InputFormat {
 /// streams by. ``close()`` ends the archive; the bytes reach `output` in order as libarchive makes them.
 package final class ZipFileSink: ByteSink {
     private let archive: OpaquePointer
+    private let library: ArchiveLibrary
     private let output: any ByteSink
     private let name: String
     /// What the output threw inside libarchive's write callback, thrown again here.
@@ -225,21 +229,23 @@ package final class ZipFileSink: ByteSink {
     ///
     /// - Throws: ``IOError/writeFailed(path:reason:)`` when libarchive cannot start it.
     package init(entryName: String, into output: any ByteSink, name: String) throws {
-        guard let archive = archive_write_new() else {  // NULL when out of memory
+        let library = try ArchiveLibrary.shared.get(orThrow: { IOError.writeFailed(path: name, reason: $0) })
+        guard let archive = library.writeNew() else {  // NULL when out of memory
             throw IOError.writeFailed(path: name, reason: "libarchive could not start")
         }
         self.archive = archive
+        self.library = library
         self.output = output
         self.name = name
         // ARCHIVE_OK or ARCHIVE_FATAL (then opening fails too, and says why)
-        archive_write_set_format_zip(archive)
-        archive_write_set_bytes_in_last_block(archive, 1)  // no padding after the archive
+        _ = library.setFormatZip(archive)
+        _ = library.setBytesInLastBlock(archive, 1)  // no padding after the archive
         // An entry of unknown size gets Zip64 fields by default, which some KMZ readers do not take; a KML
         // over 4 GiB would need them. ARCHIVE_OK, else an error archive_error_string explains.
-        guard archive_write_set_options(archive, "zip:!zip64") == ARCHIVE_OK else { throw takeError() }
+        guard library.setOptions(archive, "zip:!zip64") == ARCHIVE_OK else { throw takeError() }
         let context = Unmanaged.passUnretained(self).toOpaque()
         // ARCHIVE_OK, else an error archive_error_string explains
-        let opened = archive_write_open(
+        let opened = library.writeOpen(
             archive, context, nil,
             { _, context, bytes, count in
                 guard let context, let bytes else { return -1 }
@@ -257,19 +263,21 @@ package final class ZipFileSink: ByteSink {
                 return count
             }, nil)
         guard opened == ARCHIVE_OK else { throw takeError() }
-        guard let entry = archive_entry_new() else { throw IOError.writeFailed(path: name, reason: "out of memory") }
-        defer { archive_entry_free(entry) }
-        archive_entry_set_pathname_utf8(entry, entryName)
-        routekit_archive_entry_set_regular_file(entry)
+        guard let entry = library.entryNew() else { throw IOError.writeFailed(path: name, reason: "out of memory") }
+        defer { library.entryFree(entry) }
+        library.setPathnameUTF8(entry, entryName)
+        // A regular file readable by all.
+        library.setFileType(entry, routekit_AE_IFREG)
+        library.setPermissions(entry, 0o644)
         // A fixed date (ZIP's first, 1980-01-01), so that the same input always makes the same bytes.
-        archive_entry_set_mtime(entry, 315_532_800, 0)
-        guard archive_write_header(archive, entry) == ARCHIVE_OK else { throw takeError() }  // ARCHIVE_OK or an error
+        library.setModificationTime(entry, 315_532_800, 0)
+        guard library.writeHeader(archive, entry) == ARCHIVE_OK else { throw takeError() }  // ARCHIVE_OK or an error
     }
 
     deinit {
         // Unless closed, the archive is abandoned (after a failed conversion): freeing it ends it, into nothing.
         if !closed { discarding = true }
-        archive_write_free(archive)
+        _ = library.writeFree(archive)
     }
 
     /// Compresses the bytes of `buffer` into the archive and empties `buffer`.
@@ -279,7 +287,7 @@ package final class ZipFileSink: ByteSink {
             guard let base = bytes.baseAddress else { return }
             while done < bytes.count {
                 // bytes taken, or negative on error
-                let n = archive_write_data(archive, base + done, bytes.count - done)
+                let n = library.writeData(archive, base + done, bytes.count - done)
                 guard n > 0, failure == nil else { throw takeError() }
                 done += n
             }
@@ -292,7 +300,7 @@ package final class ZipFileSink: ByteSink {
         guard !closed else { return }
         closed = true
         // ARCHIVE_OK or an error
-        guard archive_write_finish_entry(archive) == ARCHIVE_OK, archive_write_close(archive) == ARCHIVE_OK,
+        guard library.finishEntry(archive) == ARCHIVE_OK, library.writeClose(archive) == ARCHIVE_OK,
             failure == nil
         else { throw takeError() }
     }
@@ -300,7 +308,96 @@ package final class ZipFileSink: ByteSink {
     /// The output's own error when it failed, else libarchive's.
     private func takeError() -> Error {
         if let failure { return failure }
-        let reason = archive_error_string(archive).map { String(cString: $0) } ?? "unknown archive error"
+        let reason = library.errorString(archive).map { String(cString: $0) } ?? "unknown archive error"
         return IOError.writeFailed(path: name, reason: reason)
+    }
+}
+
+/// The functions of libarchive that ``ArchiveReader`` and ``ZipFileSink`` call, looked up the first time an
+/// archive is read or written.
+///
+/// RouteKit does not link libarchive: the library and the compression libraries it needs made every run of
+/// `routekit` map them and resolve their symbols at start-up, while only a ZIP bundle or a KMZ uses them. The
+/// library is opened by the name its development package installs (`libarchive.so`), else by its soname
+/// (`libarchive.so.13`).
+struct ArchiveLibrary: @unchecked Sendable {
+    typealias Archive = OpaquePointer
+    typealias Entry = OpaquePointer
+    let readNew: @convention(c) () -> Archive?
+    let supportZip: @convention(c) (Archive?) -> Int32
+    let openFile: @convention(c) (Archive?, UnsafePointer<CChar>?, Int) -> Int32
+    let openMemory: @convention(c) (Archive?, UnsafeRawPointer?, Int) -> Int32
+    let nextHeader: @convention(c) (Archive?, UnsafeMutablePointer<Entry?>?) -> Int32
+    let readData: @convention(c) (Archive?, UnsafeMutableRawPointer?, Int) -> Int
+    let close: @convention(c) (Archive?) -> Int32
+    let readFree: @convention(c) (Archive?) -> Int32
+    let errorString: @convention(c) (Archive?) -> UnsafePointer<CChar>?
+    let fileType: @convention(c) (Entry?) -> UInt32
+    let hardlink: @convention(c) (Entry?) -> UnsafePointer<CChar>?
+    let pathnameUTF8: @convention(c) (Entry?) -> UnsafePointer<CChar>?
+    let pathname: @convention(c) (Entry?) -> UnsafePointer<CChar>?
+    let sizeIsSet: @convention(c) (Entry?) -> Int32
+    let size: @convention(c) (Entry?) -> Int64
+    let writeNew: @convention(c) () -> Archive?
+    let setFormatZip: @convention(c) (Archive?) -> Int32
+    let setBytesInLastBlock: @convention(c) (Archive?, Int32) -> Int32
+    let setOptions: @convention(c) (Archive?, UnsafePointer<CChar>?) -> Int32
+    /// libarchive's callback that takes the bytes of the archive written (the archive, the context given, the
+    /// bytes, their count; returns the count taken, or -1).
+    typealias WriteCallback = @convention(c) (Archive?, UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int
+    /// Its callbacks when the archive opens and closes (0, else a negative error).
+    typealias OpenCloseCallback = @convention(c) (Archive?, UnsafeMutableRawPointer?) -> Int32
+    let writeOpen:
+        @convention(c) (
+            Archive?, UnsafeMutableRawPointer?, OpenCloseCallback?, WriteCallback?, OpenCloseCallback?
+        ) -> Int32
+    let writeHeader: @convention(c) (Archive?, Entry?) -> Int32
+    let writeData: @convention(c) (Archive?, UnsafeRawPointer?, Int) -> Int
+    let finishEntry: @convention(c) (Archive?) -> Int32
+    let writeClose: @convention(c) (Archive?) -> Int32
+    let writeFree: @convention(c) (Archive?) -> Int32
+    let entryNew: @convention(c) () -> Entry?
+    let entryFree: @convention(c) (Entry?) -> Void
+    let setPathnameUTF8: @convention(c) (Entry?, UnsafePointer<CChar>?) -> Void
+    let setFileType: @convention(c) (Entry?, UInt32) -> Void
+    let setPermissions: @convention(c) (Entry?, mode_t) -> Void
+    let setModificationTime: @convention(c) (Entry?, time_t, Int) -> Void
+
+    /// libarchive, loaded on first use, or why it cannot be.
+    static let shared = Result { () throws(SharedLibrary.Unavailable) in try ArchiveLibrary() }
+
+    private init() throws(SharedLibrary.Unavailable) {
+        let library = try SharedLibrary("libarchive", names: ["libarchive.so", "libarchive.so.13"])
+        readNew = try library.function("archive_read_new")
+        supportZip = try library.function("archive_read_support_format_zip")
+        openFile = try library.function("archive_read_open_filename")
+        openMemory = try library.function("archive_read_open_memory")
+        nextHeader = try library.function("archive_read_next_header")
+        readData = try library.function("archive_read_data")
+        close = try library.function("archive_read_close")
+        readFree = try library.function("archive_read_free")
+        errorString = try library.function("archive_error_string")
+        fileType = try library.function("archive_entry_filetype")
+        hardlink = try library.function("archive_entry_hardlink")
+        pathnameUTF8 = try library.function("archive_entry_pathname_utf8")
+        pathname = try library.function("archive_entry_pathname")
+        sizeIsSet = try library.function("archive_entry_size_is_set")
+        size = try library.function("archive_entry_size")
+        writeNew = try library.function("archive_write_new")
+        setFormatZip = try library.function("archive_write_set_format_zip")
+        setBytesInLastBlock = try library.function("archive_write_set_bytes_in_last_block")
+        setOptions = try library.function("archive_write_set_options")
+        writeOpen = try library.function("archive_write_open")
+        writeHeader = try library.function("archive_write_header")
+        writeData = try library.function("archive_write_data")
+        finishEntry = try library.function("archive_write_finish_entry")
+        writeClose = try library.function("archive_write_close")
+        writeFree = try library.function("archive_write_free")
+        entryNew = try library.function("archive_entry_new")
+        entryFree = try library.function("archive_entry_free")
+        setPathnameUTF8 = try library.function("archive_entry_set_pathname_utf8")
+        setFileType = try library.function("archive_entry_set_filetype")
+        setPermissions = try library.function("archive_entry_set_perm")
+        setModificationTime = try library.function("archive_entry_set_mtime")
     }
 }

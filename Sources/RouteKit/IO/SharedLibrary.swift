@@ -41,3 +41,13 @@ struct SharedLibrary {
         return unsafeBitCast(address, to: T.self)
     }
 }
+
+extension Result where Failure == SharedLibrary.Unavailable {
+    /// The library, or the error `error` makes of the reason it cannot be loaded.
+    func get(orThrow error: (String) -> Error) throws -> Success {
+        switch self {
+        case .success(let library): return library
+        case .failure(let failure): throw error(failure.reason)
+        }
+    }
+}
