@@ -162,6 +162,47 @@ import Testing
         #expect(run.standardOutput.contains(",3,Plain,49.22,"))
     }
 
+    /// A catalog of places alone is written from its rows' own fields (no clubroom built) where they can be:
+    /// the same bytes as measuring every clubroom, for rows with quotes, white space, accents, no name, no id,
+    /// bytes that are not UTF-8 and a place of two rows (the last three built as clubrooms).
+    @Test func aCatalogOfPlacesIsWrittenFromItsRowsAsFromItsClubrooms() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A byte-order mark: the text is taken as UTF-8 as it is, its bad bytes too.
+        var text = Data([0xEF, 0xBB, 0xBF])
+        text.append(
+            Data(
+                ("id,name,lat,lon,street,city,postcode\n"
+                    + "1,\"Klub \"\"U lípy\"\", Brno\",49.2,16.6,Lipová 3,Brno,602 00\n"
+                    + " 2 ,  Spaced  ,49.21,16.61, , Brno ,\n"
+                    + "3,,49.22,16.62,,,\n"
+                    + ",Without id,49.23,16.63,,,\n"
+                    + "5,Bad ").utf8))
+        text.append(contentsOf: [0xFF, 0xC3])
+        text.append(
+            Data(
+                (" bytes,49.24,16.64,,,\n"
+                    + "6,Žabovřesky,49.25,16.65,Horova,Brno,616 00\n"
+                    + "7,Twice,49.26,16.66,,,\n"
+                    + "7,Twice,49.26,16.66,Second row,,\n").utf8))
+        let catalog = folder.appendingPathComponent("places.csv")
+        try text.write(to: catalog)
+        let positions = folder.appendingPathComponent("positions.csv")
+        try Data("lat,lon\n49.2,16.6\n49.25,16.65\n49.3,16.7\n49.1,16.5\n50,14\n".utf8).write(to: positions)
+        let base = ["near", "--at-file", positions.path, "--radius", "20km", "--format", "csv", "-q", catalog.path]
+        let rows = try CLI.run(base + ["--cache", "off"])
+        let every = try CLI.run(base + ["--exhaustive"])
+        #expect(rows.status == 0 && every.status == 0)
+        #expect(rows.standardOutput == every.standardOutput)
+        let out = rows.standardOutput
+        #expect(
+            out.contains(",1,\"Klub \"\"U lípy\"\", Brno\",49.2,16.6,0,")
+                && out.contains(",Lipová 3,Brno,602 00,,,false\n"))
+        #expect(out.contains(",2,Spaced,49.21,16.61,") && out.contains(",3,3,49.22,16.62,"))
+        #expect(out.contains(":5,Without id,49.23,") && out.contains(",5,Bad \u{FFFD}\u{FFFD} bytes,49.24,"))
+        #expect(out.contains(",6,Žabovřesky,49.25,16.65,") && out.contains(",7,Twice,49.26,16.66,"))
+    }
+
     @Test func refusesABareRadiusAndReportsUnusableCatalogs() throws {
         let bare = try CLI.run(["near", "--at", "49.2,16.6", "--radius", "60", Self.xml])
         #expect(bare.status == 64)

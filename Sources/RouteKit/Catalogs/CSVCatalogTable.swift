@@ -505,15 +505,74 @@ package final class CSVCatalogTable: @unchecked Sendable {
     }
 
     /// Calls `body` with each of the clubrooms at `indices` in turn, and its place in them, as
-    /// ``clubrooms(at:)`` builds them: each lives only for its call.
-    package func forEachClubroom(at indices: [Int], _ body: (Int, consuming Clubroom) -> Void) {
+    /// ``clubrooms(at:)`` builds them: each lives only for its call. With `place`, a clubroom of a catalog of
+    /// places (no unit, no meeting) that is one row with an id, whose fields are UTF-8, goes to `place`
+    /// instead, as its row's fields (see ``PlaceRow``), and no clubroom is built.
+    package func forEachClubroom(
+        at indices: [Int], place: ((Int, PlaceRow) -> Void)? = nil, _ body: (Int, consuming Clubroom) -> Void
+    ) {
         let rows = indices.map(firstRow)
         let text = bytes.buffer
         var touched = 0
         for row in rows where row.start >= 0 && row.start < text.count { touched &+= Int(text[row.start]) }
         if touched == Int.min { return }  // never: it keeps the reads above
         var reader = RowReader(text: text, delimiter: delimiter, keys: keys)
-        for k in indices.indices { body(k, clubroom(rows[k], coordinate: coordinate(at: indices[k]), reader: &reader)) }
+        for k in indices.indices {
+            let coordinate = coordinate(at: indices[k])
+            if let place, reader.readsAlone(rows[k]), reader.placeRow(coordinate: coordinate, { place(k, $0) }) {
+                continue
+            }
+            body(k, clubroom(rows[k], coordinate: coordinate, reader: &reader))
+        }
+    }
+
+    /// A clubroom of a catalog of places as its one row has it: the fields a CSV answer writes, as the row's
+    /// bytes (without white space at either end and without quotes, as ``Clubroom`` has them), valid only for
+    /// the call it is given to.
+    package struct PlaceRow {
+        package var id: UnsafeBufferPointer<UInt8>
+        /// The name, else the id (as a ``Clubroom``'s).
+        package var name: UnsafeBufferPointer<UInt8>
+        /// Empty when the row has none.
+        package var street: UnsafeBufferPointer<UInt8>
+        package var city: UnsafeBufferPointer<UInt8>
+        package var postcode: UnsafeBufferPointer<UInt8>
+        package var coordinate: Coordinate
+
+        /// The fields of the row `rows` read last, their bytes given by `bytes`; nil when it has no id, or a
+        /// field is not UTF-8 (a ``Clubroom``'s strings would have it repaired).
+        fileprivate init?(
+            _ place: PlaceColumns, _ rows: borrowing CSVRows, _ bytes: (CSVField?) -> UnsafeBufferPointer<UInt8>,
+            coordinate: Coordinate
+        ) {
+            guard let id = rows.trimmedField(place.id) else { return nil }
+            self.id = bytes(id)
+            let name = bytes(rows.trimmedField(place.name))
+            self.name = name.isEmpty ? self.id : name
+            street = bytes(rows.trimmedField(place.street))
+            city = bytes(rows.trimmedField(place.city))
+            postcode = bytes(rows.trimmedField(place.postcode))
+            self.coordinate = coordinate
+            guard Self.isUTF8(self.id), Self.isUTF8(name), Self.isUTF8(street), Self.isUTF8(city),
+                Self.isUTF8(postcode)
+            else { return nil }
+        }
+
+        /// True when `bytes` are UTF-8 (ASCII checked eight bytes at a time).
+        private static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var any: UInt8 = 0
+            for byte in bytes { any |= byte }
+            if any < 0x80 { return true }
+            var iterator = bytes.makeIterator()
+            var parser = Unicode.UTF8.ForwardParser()
+            while true {
+                switch parser.parseScalar(from: &iterator) {
+                case .valid: continue
+                case .emptyInput: return true
+                case .error: return false
+                }
+            }
+        }
     }
 
     /// A row's scanner and record, kept from one clubroom to the next (so that building one allocates
@@ -527,6 +586,26 @@ package final class CSVCatalogTable: @unchecked Sendable {
         init(text: UnsafeBufferPointer<UInt8>, delimiter: UInt8, keys: [CatalogRecord.Field?]) {
             rows = CSVRows(text: text, delimiter: delimiter)
             place = PlaceColumns(keys)
+        }
+
+        /// Reads `first` when it is a clubroom's only row (and the catalog one of places alone); false when it is
+        /// not, or cannot be read (then ``clubroom(_:coordinate:reader:)`` builds it).
+        mutating func readsAlone(_ first: Row) -> Bool {
+            guard place != nil, first.next < 0, first.start >= 0, first.start < rows.text.count else { return false }
+            rows.seek(to: first.start, line: Int(first.line))
+            // The row was read once already: it cannot fail now.
+            return (try? rows.next()) == true
+        }
+
+        /// Calls `body` with the fields of the row read last, a clubroom's only row, as a ``PlaceRow``; false
+        /// when they cannot be one (then `body` is not called).
+        func placeRow(coordinate: Coordinate, _ body: (PlaceRow) -> Void) -> Bool {
+            guard let place else { return false }
+            return rows.withFieldBytes { bytes in
+                guard let row = PlaceRow(place, rows, bytes, coordinate: coordinate) else { return false }
+                body(row)
+                return true
+            }
         }
 
         /// The clubroom of the row read last, its only one, built straight from its fields (at `place`, the
@@ -543,7 +622,7 @@ package final class CSVCatalogTable: @unchecked Sendable {
     }
 
     /// The columns of each of a place's fields, last first (a row's value is the one of the last it has).
-    private struct PlaceColumns {
+    fileprivate final class PlaceColumns {
         var id: [Int] = [], name: [Int] = [], type: [Int] = [], street: [Int] = [], city: [Int] = []
         var postcode: [Int] = [], description: [Int] = [], note: [Int] = [], occupationNote: [Int] = []
 
@@ -1029,14 +1108,20 @@ package struct CatalogTableSearch: Sendable {
     }
 
     /// Calls `body` with each of the first `limit` (all without one) of ``clubrooms(within:of:)`` in turn, its
-    /// distance and bearing, each clubroom living only for its call; returns how many there were.
+    /// distance and bearing, each clubroom living only for its call; returns how many there were. With
+    /// `place`, a clubroom of a catalog of places that is one row goes to `place` as that row's fields instead
+    /// (see ``CSVCatalogTable/forEachClubroom(at:place:_:)``).
     package func forEachClubroom(
         within radiusMeters: Double, of position: Coordinate, limit: Int?,
+        place: ((CSVCatalogTable.PlaceRow, _ distanceMeters: Double, _ bearingDegrees: Double) -> Void)? = nil,
         _ body: (borrowing Clubroom, _ distanceMeters: Double, _ bearingDegrees: Double) -> Void
     ) -> Int {
         var matches = self.matches(within: radiusMeters, of: position)
         if let limit, matches.count > limit { matches.removeSubrange(max(0, limit)...) }
-        table.forEachClubroom(at: matches.map(\.index)) { k, room in
+        table.forEachClubroom(
+            at: matches.map(\.index),
+            place: place.map { place in { k, row in place(row, matches[k].distanceMeters, matches[k].bearingDegrees) } }
+        ) { k, room in
             body(room, matches[k].distanceMeters, matches[k].bearingDegrees)
         }
         return matches.count

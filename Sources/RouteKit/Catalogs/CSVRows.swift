@@ -162,6 +162,17 @@ struct CSVRows {
         return try body(UnsafeBufferPointer(rebasing: text[field.start..<field.end]))
     }
 
+    /// Calls `body` with a function that gives the bytes of a field of the row read last (none for nil), valid
+    /// until `body` returns.
+    func withFieldBytes<R>(_ body: ((CSVField?) -> UnsafeBufferPointer<UInt8>) -> R) -> R {
+        unquoted.withUnsafeBufferPointer { unquoted in
+            body { field in
+                guard let field else { return UnsafeBufferPointer(start: nil, count: 0) }
+                return UnsafeBufferPointer(rebasing: (field.isUnquoted ? unquoted : text)[field.start..<field.end])
+            }
+        }
+    }
+
     /// The text of `field` as a string.
     func string(_ field: CSVField) -> String {
         withBytes(field) { String(decoding: $0, as: UTF8.self) }

@@ -208,6 +208,27 @@ package struct CatalogTableCache: Sendable {
             return 0 <= from && from <= to && to <= count ? from..<to : 0..<0
         }
 
+        /// The members of `cell` alone, as ``members(inCells:_:)`` finds them, its entry looked for from `entry`
+        /// on (the entry of a cell before it, or 0) in steps that double, then halve; `entry` is left there.
+        private func members(ofCell cell: Int, searchingFrom entry: inout Int) -> Range<Int> {
+            var (low, high, step) = (entry, entry, 1)
+            while high < cellCount, cellNumber(high) < cell {
+                low = high + 1
+                high += step
+                step *= 2
+            }
+            high = min(high, cellCount)
+            while low < high {
+                let mid = (low + high) / 2
+                if cellNumber(mid) < cell { low = mid + 1 } else { high = mid }
+            }
+            entry = low
+            let from = cellStart(low)
+            let to = low < cellCount && cellNumber(low) == cell ? cellStart(low + 1) : from
+            // A damaged table's cells could point anywhere: nothing then.
+            return 0 <= from && from <= to && to <= count ? from..<to : 0..<0
+        }
+
         /// The first entry of the non-empty cells whose cell is `cell` or after it (``cellCount`` for none).
         private func entry(from cell: Int) -> Int {
             var low = 0
@@ -253,8 +274,9 @@ package struct CatalogTableCache: Sendable {
             }
             // The members of the cells (given, or entries 0..<cellCount), each of its cell.
             let parts = cells?.count ?? cellCount
-            func cell(_ n: Int) -> (cell: Int, members: Range<Int>)? {
-                if let cells { return (cells[n], members(inCells: cells[n], cells[n])) }
+            // `entry`: where the cell before it was found in the directory (the cells given go up).
+            func cell(_ n: Int, entry: inout Int) -> (cell: Int, members: Range<Int>)? {
+                if let cells { return (cells[n], members(ofCell: cells[n], searchingFrom: &entry)) }
                 let (cell, from, to) = (cellNumber(n), cellStart(n), cellStart(n + 1))
                 // Within the members on its own: the entries before it may be checked later, on another core.
                 guard cell >= 0, cell < cellNumber(n + 1), 0 <= from, from < to, to <= count else { return nil }
@@ -271,8 +293,11 @@ package struct CatalogTableCache: Sendable {
             let checked =
                 (try? parallelMap(runs.count) { r -> [Range<Int>]? in
                     var found: [Range<Int>] = []
+                    var entry = 0
                     for n in runs[r] {
-                        guard let c = cell(n), c.members.allSatisfy({ isValid(member: $0, cell: c.cell) }) else {
+                        guard let c = cell(n, entry: &entry),
+                            c.members.allSatisfy({ isValid(member: $0, cell: c.cell) })
+                        else {
                             return nil
                         }
                         if cells != nil { found.append(c.members) }
@@ -283,8 +308,9 @@ package struct CatalogTableCache: Sendable {
             let ranges = checked.flatMap { $0 ?? [] }
             guard laterCount > 0 else { return ranges }  // no row has a next one (valid(_:) held it under 0)
             var entered = [UInt64](repeating: 0, count: (laterCount + 63) / 64)
+            var entry = 0
             for n in 0..<parts {
-                guard let c = cells.map({ ($0[n], ranges[n]) }) ?? cell(n) else { return nil }
+                guard let c = cells.map({ ($0[n], ranges[n]) }) ?? cell(n, entry: &entry) else { return nil }
                 for k in c.members {
                     var row = memberRow(k)
                     while row.next >= 0 {

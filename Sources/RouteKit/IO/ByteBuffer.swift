@@ -40,7 +40,7 @@ package struct ByteBuffer: ~Copyable {
     }
 
     /// Appends one byte.
-    @inlinable package mutating func append(_ byte: UInt8) {
+    @inlinable @inline(__always) package mutating func append(_ byte: UInt8) {
         if count == capacity { grow(toHold: 1) }
         base[used] = byte
         used += 1

@@ -271,7 +271,7 @@ struct NearCommand: Command {
             let built = Clock.seconds()
             let answers = try answerAll(
                 positions, { search.clubrooms(within: radius, of: $0) },
-                visit: { search.forEachClubroom(within: radius, of: $0, limit: limit, $1) })
+                visit: { search.forEachClubroom(within: radius, of: $0, limit: limit, place: $1, $2) })
             if verbose {
                 note(
                     answers, console: console,
@@ -399,7 +399,12 @@ struct NearCommand: Command {
     /// returning how many) builds no answer at all then.
     private func answerAll(
         _ positions: [Query], _ search: (Coordinate) -> [ClubroomIndex.Found],
-        visit: ((Coordinate, (borrowing Clubroom, Double, Double) -> Void) -> Int)? = nil
+        visit: (
+            (
+                Coordinate, ((CSVCatalogTable.PlaceRow, Double, Double) -> Void)?,
+                (borrowing Clubroom, Double, Double) -> Void
+            ) -> Int
+        )? = nil
     ) throws -> Answers {
         let runs = parallelRuns(positions.count)
         let csv = format == .csv
@@ -407,7 +412,10 @@ struct NearCommand: Command {
             var part = Answers.Part(csv: csv ? Answers.CSVBytes() : nil)
             for query in positions[runs[k]] {
                 if let csv = part.csv, let visit {
-                    part.found += visit(query.coordinate) { room, distance, bearing in
+                    part.found += visit(query.coordinate) { place, distance, bearing in
+                        NearFormatter.csvRow(
+                            query.label, place: place, distance: distance, bearing: bearing, into: &csv.bytes)
+                    } _: { room, distance, bearing in
                         NearFormatter.csvRow(query.label, room, distance: distance, bearing: bearing, into: &csv.bytes)
                     }
                     continue

@@ -291,11 +291,50 @@ enum NearFormatter {
     static func csvRow(
         _ query: String, _ room: borrowing Clubroom, distance: Double, bearing: Double, into b: inout ByteBuffer
     ) {
-        csvRow(query, room, distance: distance, into: &b) { b in
-            DecimalText.append(bearing, precision: 2, to: &b)
-            b.append(0x2C)
-            GeodesicIndex.appendCompassPoint(bearing, to: &b)
-        }
+        csvRow(query, room, distance: distance, into: &b) { appendBearing(bearing, to: &$0) }
+    }
+
+    /// The bearing and compass point columns.
+    @inline(__always)
+    private static func appendBearing(_ bearing: Double, to b: inout ByteBuffer) {
+        DecimalText.append(bearing, precision: 2, to: &b)
+        b.append(0x2C)
+        GeodesicIndex.appendCompassPoint(bearing, to: &b)
+    }
+
+    /// The columns from the position on to the caller's own: latitude, longitude, distance, then `middle`'s.
+    @inline(__always)
+    private static func appendPosition(
+        _ coordinate: Coordinate, distance: Double, into b: inout ByteBuffer, middle: (inout ByteBuffer) -> Void
+    ) {
+        DecimalText.append(coordinate.latitude, to: &b)
+        b.append(0x2C)
+        DecimalText.append(coordinate.longitude, to: &b)
+        b.append(0x2C)
+        DecimalText.append(distance, precision: 3, to: &b)
+        b.append(0x2C)
+        middle(&b)
+        b.append(0x2C)
+    }
+
+    /// The same row for a clubroom of a catalog of places, from its row's fields: it has no units, no meetings,
+    /// and is no water scouts' clubroom.
+    static func csvRow(
+        _ query: String, place: CSVCatalogTable.PlaceRow, distance: Double, bearing: Double, into b: inout ByteBuffer
+    ) {
+        StatsFormatter.appendQuoted(query, to: &b)
+        b.append(0x2C)
+        StatsFormatter.appendQuoted(bytes: place.id, to: &b)
+        b.append(0x2C)
+        StatsFormatter.appendQuoted(bytes: place.name, to: &b)
+        b.append(0x2C)
+        appendPosition(place.coordinate, distance: distance, into: &b) { appendBearing(bearing, to: &$0) }
+        StatsFormatter.appendQuoted(bytes: place.street, to: &b)
+        b.append(0x2C)
+        StatsFormatter.appendQuoted(bytes: place.city, to: &b)
+        b.append(0x2C)
+        StatsFormatter.appendQuoted(bytes: place.postcode, to: &b)
+        b.append(",,,false\n")
     }
 
     static func alongCSV(_ found: [ClubroomIndex.AlongTrack], label: String, into b: inout ByteBuffer) {
@@ -320,14 +359,7 @@ enum NearFormatter {
         b.append(0x2C)
         StatsFormatter.appendQuoted(room.name, to: &b)
         b.append(0x2C)
-        DecimalText.append(room.coordinate.latitude, to: &b)
-        b.append(0x2C)
-        DecimalText.append(room.coordinate.longitude, to: &b)
-        b.append(0x2C)
-        DecimalText.append(distance, precision: 3, to: &b)
-        b.append(0x2C)
-        middle(&b)
-        b.append(0x2C)
+        appendPosition(room.coordinate, distance: distance, into: &b, middle: middle)
         if let street = room.street { StatsFormatter.appendQuoted(street, to: &b) }
         b.append(0x2C)
         if let city = room.city { StatsFormatter.appendQuoted(city, to: &b) }

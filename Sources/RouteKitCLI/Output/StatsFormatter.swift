@@ -140,15 +140,18 @@ enum StatsFormatter {
     /// A CSV field as ``quote(_:)`` writes it, appended without a string in between.
     static func appendQuoted(_ text: String, to b: inout ByteBuffer) {
         var text = text
-        text.withUTF8 { bytes in
-            guard needsQuotes(bytes) else { return b.append(contentsOf: bytes) }
-            b.append(0x22)
-            for c in bytes {
-                if c == 0x22 { b.append(0x22) }
-                b.append(c)
-            }
-            b.append(0x22)
+        text.withUTF8 { appendQuoted(bytes: $0, to: &b) }
+    }
+
+    /// The same for a value's UTF-8 bytes.
+    static func appendQuoted(bytes: UnsafeBufferPointer<UInt8>, to b: inout ByteBuffer) {
+        guard needsQuotes(bytes) else { return b.append(contentsOf: bytes) }
+        b.append(0x22)
+        for c in bytes {
+            if c == 0x22 { b.append(0x22) }
+            b.append(c)
         }
+        b.append(0x22)
     }
 
     /// True when a CSV field must be quoted: it holds a comma, a quote or a line break. (By bytes: "\r\n" is
