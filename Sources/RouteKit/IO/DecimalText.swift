@@ -125,7 +125,7 @@ package enum DecimalText {
         if let precision {
             let decimals = min(max(precision, 0), 22)
             let scale = exactPowerOfTen(decimals)
-            let product = (v * scale).rounded()
+            let product = roundedHalfAway(v * scale)
             // m = v rounded to whole 10^-decimals, of at most 15 digits: what the shortest form of m / 10^decimals
             // is found to be below (m's digits, trailing zeros dropped), without looking for it.
             if decimals <= 15, product != 0, abs(product) < 1e15 {
@@ -138,7 +138,7 @@ package enum DecimalText {
         // Most positions have at most six decimals: then their digits are the shortest form (as below), found
         // with one product and one check.
         if precision == nil, abs(v) < 1e9 {
-            let product = (v * 1e6).rounded()
+            let product = roundedHalfAway(v * 1e6)
             if product != 0, product / 1e6 == v {
                 appendDigits(Int64(product), decimals: 6, to: &buffer)
                 return
@@ -176,6 +176,17 @@ package enum DecimalText {
         text.withUTF8 { buffer.append(contentsOf: $0) }
     }
 
+    /// `x` rounded to a whole number, halves away from zero, as `x.rounded()` rounds it (without a call to the
+    /// C library): under 2^52 the part after the point, `x` less its whole part, is exact.
+    @inline(__always)
+    private static func roundedHalfAway(_ x: Double) -> Double {
+        guard abs(x) < 0x1p52 else { return x.rounded() }
+        let whole = Double(Int64(x))
+        let fraction = x - whole
+        // A value between -0.5 and 0 rounds to -0, as `rounded()` rounds it.
+        return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : Double(signOf: x, magnitudeOf: whole)
+    }
+
     /// Appends `m / 10^decimals` (m not 0) without the trailing zeros of its decimals, as a whole number when
     /// they all are.
     private static func appendDigits(_ m: Int64, decimals: Int, to buffer: inout ByteBuffer) {
@@ -192,19 +203,34 @@ package enum DecimalText {
     /// time.
     static func appendFixed(_ m: Int64, decimals: Int, to buffer: inout ByteBuffer) {
         let magnitude = m.magnitude
-        // Number of digits to write: all of m's, and at least one before the point.
-        var digitCount = 1
-        var power: UInt64 = 10
-        while digitCount < 20, magnitude >= power {
-            digitCount += 1
-            power = power &* 10  // past 10^19 only when the loop ends
-        }
-        digitCount = max(digitCount, decimals + 1)
+        // Number of digits to write: all of m's, and at least one before the point. A number of `bits` binary
+        // digits has t = ⌊bits·log10 2⌋ decimal ones (1233 / 4096 is log10 2 to within 2·10^-5), or t + 1 from
+        // 10^t on.
+        let bits = 64 - magnitude.leadingZeroBitCount
+        let t = (bits &* 1233) >> 12
+        var digitCount = t + (magnitude >= powerOfTen(t) ? 1 : 0)
+        digitCount = max(digitCount, 1, decimals + 1)
         let length = digitCount + 1 + (m < 0 ? 1 : 0)
         buffer.append(maximum: length) { out in
             writeFixed(magnitude, decimals: decimals, negative: m < 0, endingAt: out + length)
             return length
         }
+    }
+
+    /// 10^k as an integer, k in 0...19.
+    @inline(__always)
+    private static func powerOfTen(_ k: Int) -> UInt64 {
+        let powers:
+            (
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+            ) = (
+                1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+                10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+                1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000,
+                1_000_000_000_000_000_000, 10_000_000_000_000_000_000
+            )
+        return withUnsafeBytes(of: powers) { $0.load(fromByteOffset: k * 8, as: UInt64.self) }
     }
 
     /// Writes the digits of `magnitude / 10^decimals` (and the sign) backwards from just before `end`, as

@@ -14,6 +14,8 @@ public final class OutputStream: ByteSink {
     private let ownsDescriptor: Bool
     private var pending: [UInt8] = []
     private let flushThreshold = 1 << 20
+    /// Bytes written at once from this many on are not buffered.
+    private let directThreshold = 1 << 16
 
     /// Standard output.
     public static func standardOutput() -> OutputStream {
@@ -93,7 +95,9 @@ public final class OutputStream: ByteSink {
     /// Appends raw bytes.
     package func write(bytes: UnsafeRawBufferPointer) throws {
         if pending.count + bytes.count > flushThreshold { try flush() }
-        if bytes.count >= flushThreshold {
+        // Many bytes at once are written as they are, not copied first (what is pending goes before them).
+        if bytes.count >= directThreshold {
+            if !pending.isEmpty { try flush() }
             try writeAll(bytes)
         } else {
             pending.append(contentsOf: bytes)

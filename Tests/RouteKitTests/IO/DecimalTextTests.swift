@@ -89,6 +89,20 @@ import Testing
 
     /// Rounded to a precision, a number is written as the shortest form of the rounded double: the digits of
     /// the rounding without trailing zeros, never a form of the unrounded value.
+    /// Halves, and the doubles next to them, round as `rounded()` rounds them: halves away from zero, the
+    /// largest double under a half down, to 2^52 and past it.
+    @Test func halvesRoundAwayFromZeroAsTheStandardLibraryRounds() {
+        var values: [Double] = [0x1p52 - 0.5, 0x1p52 + 1, -(0x1p52 - 0.5), 0x1p53 + 2]
+        for k in -60...60 {
+            let half = Double(k) + 0.5
+            values += [half, half.nextDown, half.nextUp]
+        }
+        for value in values {
+            #expect(DecimalText.parse(text(value, precision: 0)) == value.rounded(), "\(value)")
+            #expect(DecimalText.parse(text(value / 1000, precision: 3)) == (value / 1000 * 1000).rounded() / 1000)
+        }
+    }
+
     @Test func aRoundedNumberIsTheShortestFormOfTheRounding() {
         var random = SeededRandom(state: 17)
         for _ in 0..<20_000 {
