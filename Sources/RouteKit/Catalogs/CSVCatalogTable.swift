@@ -553,16 +553,15 @@ package final class CSVCatalogTable: @unchecked Sendable {
             city = bytes(rows.trimmedField(place.city))
             postcode = bytes(rows.trimmedField(place.postcode))
             self.coordinate = coordinate
-            guard Self.isUTF8(self.id), Self.isUTF8(name), Self.isUTF8(street), Self.isUTF8(city),
-                Self.isUTF8(postcode)
+            guard
+                rows.rowIsASCII
+                    || (Self.isUTF8(self.id) && Self.isUTF8(name) && Self.isUTF8(street) && Self.isUTF8(city)
+                        && Self.isUTF8(postcode))
             else { return nil }
         }
 
-        /// True when `bytes` are UTF-8 (ASCII checked eight bytes at a time).
+        /// True when `bytes` are UTF-8.
         private static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            var any: UInt8 = 0
-            for byte in bytes { any |= byte }
-            if any < 0x80 { return true }
             var iterator = bytes.makeIterator()
             var parser = Unicode.UTF8.ForwardParser()
             while true {

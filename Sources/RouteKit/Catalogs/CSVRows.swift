@@ -116,33 +116,14 @@ struct CSVRows {
     }
 
     /// Where an unquoted field that starts at `start` ends: the first delimiter, CR or LF from there, else the
-    /// end of the text. Eight bytes are looked at at a time: the bytes of a word that equal a byte wanted are
-    /// the zero bytes of the word XOR that byte in every place, and the lowest of them, the first found, is
-    /// exact (the borrows of the test only reach the bytes above a zero one).
+    /// end of the text.
     @inline(__always)
     private func fieldEnd(from start: Int) -> Int {
-        let n = text.count
-        var i = start
-        #if _endian(little)
-            if let base = text.baseAddress {
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let (delimiters, lineFeeds, returns) = (UInt64(delimiter) &* ones, 0x0A &* ones, 0x0D &* ones)
-                func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & (ones &* 0x80) }
-                while i &+ 8 <= n {
-                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                    let found = zeroBytes(word ^ delimiters) | zeroBytes(word ^ lineFeeds) | zeroBytes(word ^ returns)
-                    if found != 0 { return i &+ found.trailingZeroBitCount >> 3 }
-                    i &+= 8
-                }
-            }
-        #endif
-        while i < n {
-            let c = text[i]
-            if c == delimiter || c == 0x0A || c == 0x0D { break }
-            i += 1
-        }
-        return i
+        ByteSearch.firstIndex(of: delimiter, 0x0A, 0x0D, in: text, from: start)
     }
+
+    /// True when the row read last is all ASCII (then so are its fields, and they are UTF-8).
+    var rowIsASCII: Bool { ByteSearch.isASCII(UnsafeBufferPointer(rebasing: text[rowStart..<position])) }
 
     /// Copies a quoted field's text from just after its opening quote into ``unquoted``; returns where the
     /// field ends (a delimiter, a line break or the end of the text), or `text.count + 1` when the quotes
