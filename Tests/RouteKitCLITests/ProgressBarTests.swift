@@ -133,7 +133,7 @@ import Testing
             handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
             try handle.seek(toOffset: try handle.seekToEnd() - UInt64(tail.utf8.count))
         } else {
-            FileManager.default.createFile(atPath: path, contents: Data(head.utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(head.utf8))
             handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
             try handle.seekToEnd()
         }

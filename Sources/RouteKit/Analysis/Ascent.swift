@@ -71,8 +71,9 @@ public struct AscentDescent: Hashable, Sendable {
 /// 3. **Hysteresis.** Climbing is counted from a low point only once the smoothed profile has risen a
 ///    threshold above it, and likewise for descents; then the whole rise counts, from the low point to the
 ///    next high point. For white noise the threshold is ``whiteThresholdPerNoise`` × σ′, σ′ the noise the
-///    chosen smoother leaves (σ𝑤 times the root of the sum of its squared weights); for slow noise fitted
-///    jointly, the same multiple of the noise the smoother leaves under the fitted covariance (the root of
+///    chosen smoother leaves (σ𝑤 times the root of the sum of its squared weights), raised by Rice's formula
+///    where the swings it drops are the noise's (see ``whiteThreshold(_:series:bandwidth:left:)``); for slow
+///    noise fitted jointly, the same multiple of the noise the smoother leaves under the fitted covariance (the root of
 ///    wᵀΣw, w its weights). For slow noise under ``slowNoiseModelMeters`` it is
 ///    ``thresholdPerNoise`` × σ′, σ′ being σ over the square root of the number of independent fixes within
 ///    2.5 bandwidths, one per twice the correlation length (the lag at which s² reaches half of σ²), per
@@ -118,7 +119,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// deviations of their difference) about once in 4,000 swings. The hysteresis compares running extremes,
     /// the lowest and highest of many values on long flat stretches, which differ that much more often:
     /// measured about twice in 15 km on a barometer's flat tracks (Rice's formula gives at most 4 % of the
-    /// smoothed noise's crossings of its mean), a known excess of about 1 % there (see the README).
+    /// smoothed noise's crossings of its mean). For white noise the threshold is raised where those swings are
+    /// the noise's (see ``whiteThreshold(_:series:bandwidth:left:)``).
     public var whiteThresholdPerNoise: Double = 5
     /// A fixed hysteresis threshold in metres instead of the automatic one.
     public var thresholdMeters: Double? = nil
@@ -210,7 +212,7 @@ public struct AscentMethod: Hashable, Sendable {
         } else if let slow {
             threshold = whiteThresholdPerNoise * slow.left
         } else if let left {
-            threshold = whiteThresholdPerNoise * left
+            threshold = whiteThreshold(smoothed, series: series, bandwidth: bandwidth, left: left)
         } else if white {
             threshold = whiteThresholdPerNoise * noise.whiteSigma
         } else {
@@ -225,6 +227,34 @@ public struct AscentMethod: Hashable, Sendable {
             ascentMeters: up, descentMeters: down, noiseMeters: noiseMeters, smoothingMeters: bandwidth,
             thresholdMeters: threshold)
         return (result, smoothed)
+    }
+
+    /// The hysteresis threshold for white noise: ``whiteThresholdPerNoise`` × σ′, σ′ the noise the smoother of
+    /// `bandwidth` leaves, raised to σ′√(8 ln(N/α)) when the swings that this drops are the noise's. By Rice's
+    /// formula the smoothed noise (Gaussian weights of σ b) crosses its mean N = L/(2√2·πb) times over a line of
+    /// length L, and passes from −t/2 to +t/2 about N·e^(−t²/8σ′²) times: a spurious swing of about t each, which
+    /// the raised threshold leaves to α = 0.5 on the whole line. It also drops real swings between the two
+    /// thresholds: as many as the swings just above the raised one (up to twice it, less the noise's α) show the
+    /// terrain to have there, spread evenly. The threshold is raised when the noise's expected swings between the
+    /// two are more than three times those of the terrain, an estimate from a handful of swings (a barometer: σ′
+    /// of 0.1 m, hills far above it), and not when the terrain's swings crowd the threshold (3 m of GPS noise on
+    /// hills of 2–10 m, where what the noise adds makes up for what the smoother takes).
+    func whiteThreshold(_ smoothed: [Double], series: ElevationSeries, bandwidth: Double, left: Double) -> Double {
+        let threshold = whiteThresholdPerNoise * left
+        guard bandwidth > 0, left > 0 else { return threshold }
+        let spurious = 0.5
+        let length = series.distances[series.count - 1] - series.distances[0]
+        let crossings = length / (2 * 2.0.squareRoot() * Double.pi * bandwidth)
+        guard crossings > spurious else { return threshold }
+        let raised = left * (8 * Glibc.log(crossings / spurious)).squareRoot()
+        guard raised > threshold else { return threshold }
+        var near = 0.0
+        _ = Self.hysteresis(smoothed, threshold: threshold) { swing in
+            if swing >= raised && swing < 2 * raised { near += 1 }
+        }
+        let noise = crossings * (-threshold * threshold / (8 * left * left)).exponential - spurious
+        let terrain = max(0, near - spurious) * (raised - threshold) / raised
+        return noise > 3 * terrain ? raised : threshold
     }
 
     /// The noise of the elevations and the lag over which it is correlated.
@@ -790,8 +820,11 @@ public struct AscentMethod: Hashable, Sendable {
         }
     }
 
-    /// Sum of rises and falls larger than `threshold`, each counted whole from extreme to extreme.
-    static func hysteresis(_ e: [Double], threshold: Double) -> (up: Double, down: Double) {
+    /// Sum of rises and falls larger than `threshold`, each counted whole from extreme to extreme; `swing` is
+    /// called with the height of each rise and fall as it ends (not the last, which the line's end cuts off).
+    static func hysteresis(
+        _ e: [Double], threshold: Double, swing: (Double) -> Void = { _ in }
+    ) -> (up: Double, down: Double) {
         var up = 0.0
         var down = 0.0
         guard var low = e.first else { return (0, 0) }
@@ -806,6 +839,7 @@ public struct AscentMethod: Hashable, Sendable {
                     high = v
                 } else if high - v > threshold {
                     up += high - reference
+                    swing(high - reference)
                     reference = high
                     low = v
                     direction = -1
@@ -815,6 +849,7 @@ public struct AscentMethod: Hashable, Sendable {
                     low = v
                 } else if v - low > threshold {
                     down += reference - low
+                    swing(reference - low)
                     reference = low
                     high = v
                     direction = 1

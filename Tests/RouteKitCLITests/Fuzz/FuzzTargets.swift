@@ -294,6 +294,6 @@ enum FuzzInput {
     }
 
     /// Drops every message; results go to /dev/null.
-    nonisolated(unsafe) static let console = Console(
+    static let console = Console(
         writeError: { _ in }, standardOutput: { try OutputStream.create(path: "/dev/null") })
 }

@@ -76,7 +76,7 @@ import Testing
         var random = SeededRandom(state: quotes ? 5 : 6)
         var text = "Realty_ID,name,lat,lon,type,street,city,postcode,description,note,Occupation_Note,city,id\n"
         let values = ["", " ", "Brno", " Nové Město ", "a, b", "\"x\"\"y\"\"\"", "\"two\nlines\"", "602 00"]
-        for i in 0..<2_000 {
+        for _ in 0..<2_000 {
             func value() -> String {
                 let v = values[Int.random(in: 0..<values.count, using: &random)]
                 return quotes || !v.hasPrefix("\"") ? v : "plain"
