@@ -35,8 +35,9 @@ import Testing
             + "<wpt lat=\"40\" lon=\"10\"><name>KT far</name></wpt></gpx>"
         try Data(waypoints.utf8).write(to: bundle.appendingPathComponent("KT.gpx"))
         let out = folder.appendingPathComponent("out").path
-        let run = try CLI.run(["stages", bundle.path, "-o", out])
+        let run = try CLI.run(["stages", bundle.path, "-o", out + "/"])
         #expect(run.status == 0)
+        #expect(run.standardError.contains("into \(out)/ (open \(out)/index.html)"))  // one slash, as typed
         #expect(run.standardError.contains("Etapa 11.gpx"))
         #expect(run.standardError.contains("etape.json is missing"))
         #expect(run.standardError.contains("KT far"))

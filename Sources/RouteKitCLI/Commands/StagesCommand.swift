@@ -101,7 +101,8 @@ struct StagesCommand: Command {
 
     func run(console: Console) throws -> ExitCode {
         guard let bundle else { throw CLIError.usage("no bundle") }  // validate() has said so already
-        guard let out = output else { throw CLIError.usage("say where to write with -o OUTDIR (a folder)") }
+        guard var out = output else { throw CLIError.usage("say where to write with -o OUTDIR (a folder)") }
+        while out.count > 1 && out.hasSuffix("/") { out.removeLast() }  // `-o out/` names files out/index.html
         let source = try BundleSource.open(bundle)
         let (read, drawn) = (ProgressCounter(), ProgressCounter())
         let progress = Self.progressBar(read: read, drawn: drawn, console: console)
