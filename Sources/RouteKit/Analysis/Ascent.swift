@@ -55,7 +55,9 @@ public struct AscentDescent: Hashable, Sendable {
 ///    When the noise is white (σ𝑤² at least ``whiteNoiseShare`` of σ²), the bandwidth is the one of least
 ///    estimated risk (Stein's unbiased estimate of the smoother's mean squared error against the terrain,
 ///    over mean-spacing × √2ᵏ up to ``maximumSmoothingMeters``): it averages as many fixes as the terrain
-///    allows, whatever σ, instead of growing with σ. Slow noise (GPS) is fitted jointly with the terrain's
+///    allows, whatever σ, instead of growing with σ; the risk is then counted again on the fixes near the
+///    turning points that smoother shows, where the ascent is made (see
+///    ``turningPointBandwidth(_:bandwidth:left:model:)``). Slow noise (GPS) is fitted jointly with the terrain's
 ///    onset over the lags where the residuals still look like noise (Gaussian within ``gaussianTolerance``,
 ///    growing no faster than ``noiseGrowthLimit``); when its correlated part is at least
 ///    ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's
@@ -71,8 +73,10 @@ public struct AscentDescent: Hashable, Sendable {
 /// 3. **Hysteresis.** Climbing is counted from a low point only once the smoothed profile has risen a
 ///    threshold above it, and likewise for descents; then the whole rise counts, from the low point to the
 ///    next high point. For white noise the threshold is ``whiteThresholdPerNoise`` × σ′, σ′ the noise the
-///    chosen smoother leaves (σ𝑤 times the root of the sum of its squared weights), raised by Rice's formula
-///    where the swings it drops are the noise's (see ``whiteThreshold(_:series:bandwidth:left:)``); for slow
+///    chosen smoother leaves (σ𝑤 times the root of the sum of its squared weights); where Rice's formula shows
+///    the swings past it to be the noise's (see ``swingsAreNoise(_:series:bandwidth:left:)``), the extremes on
+///    long flat stretches, the least or greatest of many values of smoothed noise, are moved back by the
+///    expected extreme of that noise (see ``correctedSwings(_:series:threshold:bandwidth:left:)``); for slow
 ///    noise fitted jointly, the same multiple of the noise the smoother leaves under the fitted covariance (the root of
 ///    wᵀΣw, w its weights). For slow noise under ``slowNoiseModelMeters`` it is
 ///    ``thresholdPerNoise`` × σ′, σ′ being σ over the square root of the number of independent fixes within
@@ -119,8 +123,9 @@ public struct AscentMethod: Hashable, Sendable {
     /// deviations of their difference) about once in 4,000 swings. The hysteresis compares running extremes,
     /// the lowest and highest of many values on long flat stretches, which differ that much more often:
     /// measured about twice in 15 km on a barometer's flat tracks (Rice's formula gives at most 4 % of the
-    /// smoothed noise's crossings of its mean). For white noise the threshold is raised where those swings are
-    /// the noise's (see ``whiteThreshold(_:series:bandwidth:left:)``).
+    /// smoothed noise's crossings of its mean). For white noise, where those swings are the noise's, the
+    /// extremes are corrected for it instead, which takes most of such a swing's height (see
+    /// ``correctedSwings(_:series:threshold:bandwidth:left:)``).
     public var whiteThresholdPerNoise: Double = 5
     /// A fixed hysteresis threshold in metres instead of the automatic one.
     public var thresholdMeters: Double? = nil
@@ -196,7 +201,9 @@ public struct AscentMethod: Hashable, Sendable {
                     .residual
             }
         } else if white {
-            (bandwidth, left) = riskMinimizingBandwidth(series, model: NoiseModel(white: noise.whiteSigma))
+            let model = NoiseModel(white: noise.whiteSigma)
+            let (wide, wideLeft) = riskMinimizingBandwidth(series, model: model)
+            (bandwidth, left) = turningPointBandwidth(series, bandwidth: wide, left: wideLeft, model: model)
         } else if noise.sigma > 0 {
             bandwidth = min(
                 maximumSmoothingMeters,
@@ -207,12 +214,15 @@ public struct AscentMethod: Hashable, Sendable {
         }
         let smoothed = bandwidth > 0 ? Self.smooth(series, bandwidth: bandwidth) : series.elevations
         let threshold: Double
+        // White noise whose swings past the threshold are the noise's: the extremes are corrected for it.
+        var flatExtremes = false
         if let thresholdMeters {
             threshold = thresholdMeters
         } else if let slow {
             threshold = whiteThresholdPerNoise * slow.left
         } else if let left {
-            threshold = whiteThreshold(smoothed, series: series, bandwidth: bandwidth, left: left)
+            threshold = whiteThresholdPerNoise * left
+            flatExtremes = swingsAreNoise(smoothed, series: series, bandwidth: bandwidth, left: left)
         } else if white {
             threshold = whiteThresholdPerNoise * noise.whiteSigma
         } else {
@@ -222,39 +232,223 @@ public struct AscentMethod: Hashable, Sendable {
             let samples = max(1, bandwidth * 2.5 / max(spacing, independenceMeters, 2 * noise.correlationMeters))
             threshold = thresholdPerNoise * noise.sigma / samples.squareRoot()
         }
-        let (up, down) = Self.hysteresis(smoothed, threshold: threshold)
+        let (up, down) =
+            flatExtremes
+            ? Self.correctedSwings(
+                smoothed, series: series, threshold: threshold, bandwidth: bandwidth, left: left ?? 0)
+            : Self.hysteresis(smoothed, threshold: threshold)
         let result = AscentDescent(
             ascentMeters: up, descentMeters: down, noiseMeters: noiseMeters, smoothingMeters: bandwidth,
             thresholdMeters: threshold)
         return (result, smoothed)
     }
 
-    /// The hysteresis threshold for white noise: ``whiteThresholdPerNoise`` × σ′, σ′ the noise the smoother of
-    /// `bandwidth` leaves, raised to σ′√(8 ln(N/α)) when the swings that this drops are the noise's. By Rice's
-    /// formula the smoothed noise (Gaussian weights of σ b) crosses its mean N = L/(2√2·πb) times over a line of
-    /// length L, and passes from −t/2 to +t/2 about N·e^(−t²/8σ′²) times: a spurious swing of about t each, which
-    /// the raised threshold leaves to α = 0.5 on the whole line. It also drops real swings between the two
-    /// thresholds: as many as the swings just above the raised one (up to twice it, less the noise's α) show the
-    /// terrain to have there, spread evenly. The threshold is raised when the noise's expected swings between the
-    /// two are more than three times those of the terrain, an estimate from a handful of swings (a barometer: σ′
-    /// of 0.1 m, hills far above it), and not when the terrain's swings crowd the threshold (3 m of GPS noise on
-    /// hills of 2–10 m, where what the noise adds makes up for what the smoother takes).
-    func whiteThreshold(_ smoothed: [Double], series: ElevationSeries, bandwidth: Double, left: Double) -> Double {
+    /// Whether the swings of white noise past the threshold ``whiteThresholdPerNoise`` × σ′ are the noise's,
+    /// σ′ the noise the smoother of `bandwidth` leaves. By Rice's formula the smoothed noise (Gaussian weights of
+    /// σ b) crosses its mean N = L/(2√2·πb) times over a line of length L, and passes from −t/2 to +t/2 about
+    /// N·e^(−t²/8σ′²) times: a spurious swing of about t each, which a threshold of σ′√(8 ln(N/α)) would leave
+    /// to α = 0.5 on the whole line. The terrain's swings between the two thresholds are estimated as those
+    /// just above the higher one (up to twice it, less the noise's α), spread evenly. The swings are the noise's
+    /// when its expected ones between the two are more than three times the terrain's: an estimate from a
+    /// handful of swings (a barometer: σ′ of 0.1 m, hills far above it); not where the terrain's swings crowd
+    /// the threshold (3 m of GPS noise on hills of 2–10 m, where what the noise adds at the extremes makes up
+    /// for what the smoother takes). There the extremes are corrected for the noise (see
+    /// ``correctedSwings(_:series:threshold:bandwidth:left:)``). The higher threshold itself is no longer used:
+    /// it dropped real swings between the two (3–5 m hills on long climbs, 0.5–0.7 m after smoothing), and the
+    /// corrected extremes take most of a spurious swing's height.
+    func swingsAreNoise(_ smoothed: [Double], series: ElevationSeries, bandwidth: Double, left: Double) -> Bool {
         let threshold = whiteThresholdPerNoise * left
-        guard bandwidth > 0, left > 0 else { return threshold }
+        guard bandwidth > 0, left > 0 else { return false }
         let spurious = 0.5
         let length = series.distances[series.count - 1] - series.distances[0]
         let crossings = length / (2 * 2.0.squareRoot() * Double.pi * bandwidth)
-        guard crossings > spurious else { return threshold }
+        guard crossings > spurious else { return false }
         let raised = left * (8 * Glibc.log(crossings / spurious)).squareRoot()
-        guard raised > threshold else { return threshold }
+        guard raised > threshold else { return false }
         var near = 0.0
         _ = Self.hysteresis(smoothed, threshold: threshold) { swing in
             if swing >= raised && swing < 2 * raised { near += 1 }
         }
         let noise = crossings * (-threshold * threshold / (8 * left * left)).exponential - spurious
         let terrain = max(0, near - spurious) * (raised - threshold) / raised
-        return noise > 3 * terrain ? raised : threshold
+        return noise > 3 * terrain
+    }
+
+    /// The bandwidth of least estimated risk for white noise of `model` counted only on the fixes within one
+    /// `bandwidth` of the turning points that the smoother of `bandwidth` (leaving `left`) shows past
+    /// ``whiteThresholdPerNoise`` × `left`, with the noise it leaves; `bandwidth` and `left` when it is the
+    /// same. The risk over the whole line is mostly that of slopes and flat stretches, where a wide smoother
+    /// costs nothing; the ascent is made at the extremes, where it flattens hills of a few metres over
+    /// 100–150 m (a cosine of wavelength λ keeps (1 + ω²b²/2)·e^(−ω²b²/2) of its amplitude, ω = 2π/λ: 0.89 at
+    /// 17 m, 0.97 at 12 m on such a hill). The narrower smoother leaves more noise, whose flat extremes
+    /// ``correctedSwings(_:series:threshold:bandwidth:left:)`` takes off.
+    func turningPointBandwidth(
+        _ series: ElevationSeries, bandwidth: Double, left: Double, model: NoiseModel
+    ) -> (Double, Double) {
+        guard bandwidth > 0, left > 0 else { return (bandwidth, left) }
+        let smoothed = Self.smooth(series, bandwidth: bandwidth)
+        let turns = Self.extremes(smoothed, threshold: whiteThresholdPerNoise * left)
+        guard !turns.isEmpty else { return (bandwidth, left) }
+        let x = series.distances
+        let e = series.elevations
+        // The fixes within one bandwidth of a turning point, as runs along the line.
+        var runs: [Range<Int>] = []
+        for i in turns {
+            var lo = i
+            var hi = i
+            while lo > 0 && x[i] - x[lo - 1] <= bandwidth { lo -= 1 }
+            while hi + 1 < x.count && x[hi + 1] - x[i] <= bandwidth { hi += 1 }
+            if let last = runs.last, lo <= last.upperBound {
+                runs[runs.count - 1] = last.lowerBound..<max(last.upperBound, hi + 1)
+            } else {
+                runs.append(lo..<(hi + 1))
+            }
+        }
+        let white = model.white * model.white
+        var best = (bandwidth: 0.0, risk: white)
+        var rises = 0
+        var previous = Double.infinity
+        var candidate = Self.meanSpacing(series)
+        while candidate <= maximumSmoothingMeters && rises < 2 {
+            var squared = 0.0
+            var hat = 0.0
+            var count = 0
+            for run in runs {
+                Self.fit(series, bandwidth: candidate, range: run, norms: false) { i, value, own, _, _ in
+                    let d = e[i] - value
+                    squared += d * d
+                    hat += own
+                    count += 1
+                }
+            }
+            let m = Double(max(count, 1))
+            let risk = squared / m - white + 2 * white * hat / m
+            if risk < best.risk { best = (candidate, risk) }
+            rises = risk > previous ? rises + 1 : 0
+            previous = risk
+            candidate *= 2.0.squareRoot()
+        }
+        guard best.bandwidth != bandwidth else { return (bandwidth, left) }
+        guard best.bandwidth > 0 else { return (0, model.white) }
+        return (best.bandwidth, Self.smoothingRisk(series, bandwidth: best.bandwidth, model: model).residual)
+    }
+
+    /// The indices of the extremes the hysteresis of `threshold` counts from, in order along the line: the
+    /// first low or high it starts from, each one a swing ends at, and the last (the line's end cuts it off).
+    /// Empty when the line never swings past the threshold.
+    static func extremes(_ e: [Double], threshold: Double) -> [Int] {
+        guard let first = e.first else { return [] }
+        var out: [Int] = []
+        var low = (value: first, index: 0)
+        var high = low
+        // 0: undecided, 1: climbing (tracking a high), -1: descending (tracking a low)
+        var direction = 0
+        for (i, v) in e.enumerated().dropFirst() {
+            switch direction {
+            case 1:
+                if v > high.value {
+                    high = (v, i)
+                } else if high.value - v > threshold {
+                    out.append(high.index)
+                    low = (v, i)
+                    direction = -1
+                }
+            case -1:
+                if v < low.value {
+                    low = (v, i)
+                } else if v - low.value > threshold {
+                    out.append(low.index)
+                    high = (v, i)
+                    direction = 1
+                }
+            default:
+                if v - low.value > threshold && v > high.value {
+                    out.append(low.index)
+                    high = (v, i)
+                    direction = 1
+                } else if high.value - v > threshold && v < low.value {
+                    out.append(high.index)
+                    low = (v, i)
+                    direction = -1
+                } else {
+                    if v < low.value { low = (v, i) }
+                    if v > high.value { high = (v, i) }
+                }
+            }
+        }
+        if direction == 1 { out.append(high.index) }
+        if direction == -1 { out.append(low.index) }
+        return out
+    }
+
+    /// The hysteresis' rises and falls with each extreme corrected for the white noise the smoother of
+    /// `bandwidth` leaves (σ′ = `left`). An extreme is the least (or greatest) of the smoothed values on the
+    /// stretch around it that stays within `threshold` of it: at a hill's top or a hollow's bottom a stretch
+    /// of one extreme, whose noise is one value's, but on a long flat stretch between hills the least of many
+    /// values of smoothed noise (measured −0.20 m, about 2.3σ′, at the lows on a barometer's flat tracks,
+    /// against +0.04 m at the tops). Such a stretch shows more than one local extreme of its kind, each parted
+    /// from the next by a turn back of σ′/2 (on a hill's slope the noise cannot turn the smoothed profile: its
+    /// slope, σ′/(√2·b), is far below the hill's; the ripples a smoother leaves on elevations rounded to whole
+    /// metres are smaller than σ′/2, and their rounding is the same all along a flat top, not many values); there
+    /// the extreme is moved back by σ′ times the expected greatest of n independent standard normal values,
+    /// n = 1 + L/ℓ for a stretch of length L. ℓ = 1.5 b is the length per independent value that gives the
+    /// smoothed noise's rate of rising past 2σ′ by Rice's formula (e^(−2)/(2√2·πb), against (1 − Φ(2))/ℓ).
+    /// An extreme with a single local extreme in its stretch keeps its height: a parabolic or cosine top, or
+    /// any extreme of noise-free elevations.
+    static func correctedSwings(
+        _ e: [Double], series: ElevationSeries, threshold: Double, bandwidth: Double, left: Double
+    ) -> (up: Double, down: Double) {
+        let turns = extremes(e, threshold: threshold)
+        guard turns.count >= 2, bandwidth > 0 else { return hysteresis(e, threshold: threshold) }
+        let x = series.distances
+        var heights: [Double] = []
+        for (k, i) in turns.enumerated() {
+            // +1 at a high, −1 at a low; the stretch around it stays within the threshold of it.
+            let other = k + 1 < turns.count ? turns[k + 1] : turns[k - 1]
+            let sign: Double = e[i] > e[other] ? 1 : -1
+            let first = k > 0 ? turns[k - 1] : 0
+            let last = k + 1 < turns.count ? turns[k + 1] : e.count - 1
+            var a = i
+            var c = i
+            while a > first && sign * (e[i] - e[a - 1]) <= threshold { a -= 1 }
+            while c < last && sign * (e[i] - e[c + 1]) <= threshold { c += 1 }
+            // Local extremes of its kind on the stretch, each parted from the next by a turn back of σ′/2.
+            let stretch = e[a...c].map { sign * $0 }
+            let turnsOn = extremes(stretch, threshold: left / 2)
+            var count = 0
+            for (m, j) in turnsOn.enumerated() {
+                let other = m + 1 < turnsOn.count ? turnsOn[m + 1] : turnsOn[max(m - 1, 0)]
+                if stretch[j] > stretch[other] { count += 1 }
+            }
+            var height = e[i]
+            if count >= 2 {
+                let n = 1 + (x[c] - x[a]) / (1.5 * bandwidth)
+                height -= sign * left * expectedMaximum(of: n)
+            }
+            heights.append(height)
+        }
+        var up = 0.0
+        var down = 0.0
+        for (a, b) in zip(heights, heights.dropFirst()) {
+            up += max(0, b - a)
+            down += max(0, a - b)
+        }
+        return (up, down)
+    }
+
+    /// The expected greatest of `n` independent standard normal values, by Blom's approximation
+    /// Φ⁻¹((n − 0.375)/(n + 0.25)) (0 for one value, 0.59 for two, 1.55 for ten, 2.50 for a hundred).
+    static func expectedMaximum(of n: Double) -> Double {
+        guard n > 1 else { return 0 }
+        let p = (n - 0.375) / (n + 0.25)
+        // Φ⁻¹ by bisection on Φ(u) = erfc(−u/√2)/2.
+        var lo = -10.0
+        var hi = 10.0
+        for _ in 0..<80 {
+            let mid = (lo + hi) / 2
+            if Glibc.erfc(-mid / 2.0.squareRoot()) / 2 < p { lo = mid } else { hi = mid }
+        }
+        return (lo + hi) / 2
     }
 
     /// The noise of the elevations and the lag over which it is correlated.
