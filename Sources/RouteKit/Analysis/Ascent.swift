@@ -191,6 +191,8 @@ public struct AscentMethod: Hashable, Sendable {
             }
         }
         let bandwidth: Double
+        // The profile smoothed at `bandwidth`, when choosing it smoothed the whole line already.
+        var alreadySmoothed: [Double]? = nil
         if let slow {
             bandwidth = slow.bandwidth
         } else if let smoothingMeters {
@@ -203,7 +205,8 @@ public struct AscentMethod: Hashable, Sendable {
         } else if white {
             let model = NoiseModel(white: noise.whiteSigma)
             let (wide, wideLeft) = riskMinimizingBandwidth(series, model: model)
-            (bandwidth, left) = turningPointBandwidth(series, bandwidth: wide, left: wideLeft, model: model)
+            let chosen = turningPointBandwidth(series, bandwidth: wide, left: wideLeft, model: model)
+            (bandwidth, left, alreadySmoothed) = (chosen.bandwidth, chosen.left, chosen.smoothed)
         } else if noise.sigma > 0 {
             bandwidth = min(
                 maximumSmoothingMeters,
@@ -212,7 +215,8 @@ public struct AscentMethod: Hashable, Sendable {
             // No noise beyond rounding at the level reached: nothing to smooth (the threshold is 0 too).
             bandwidth = 0
         }
-        let smoothed = bandwidth > 0 ? Self.smooth(series, bandwidth: bandwidth) : series.elevations
+        let smoothed =
+            alreadySmoothed ?? (bandwidth > 0 ? Self.smooth(series, bandwidth: bandwidth) : series.elevations)
         let threshold: Double
         // White noise whose swings past the threshold are the noise's: the extremes are corrected for it.
         var flatExtremes = false
@@ -281,14 +285,17 @@ public struct AscentMethod: Hashable, Sendable {
     /// costs nothing; the ascent is made at the extremes, where it flattens hills of a few metres over
     /// 100–150 m (a cosine of wavelength λ keeps (1 + ω²b²/2)·e^(−ω²b²/2) of its amplitude, ω = 2π/λ: 0.89 at
     /// 17 m, 0.97 at 12 m on such a hill). The narrower smoother leaves more noise, whose flat extremes
-    /// ``correctedSwings(_:series:threshold:bandwidth:left:)`` takes off.
+    /// ``correctedSwings(_:series:threshold:bandwidth:left:)`` takes off. On long lines the risk is counted
+    /// around evenly spread turning points, at most about ``turningPointFixes`` fixes, as
+    /// ``smoothingRisk(_:bandwidth:model:)`` counts it on about 10,000. Also gives the profile smoothed at
+    /// `bandwidth` when that stays the choice (nil otherwise).
     func turningPointBandwidth(
         _ series: ElevationSeries, bandwidth: Double, left: Double, model: NoiseModel
-    ) -> (Double, Double) {
-        guard bandwidth > 0, left > 0 else { return (bandwidth, left) }
+    ) -> (bandwidth: Double, left: Double, smoothed: [Double]?) {
+        guard bandwidth > 0, left > 0 else { return (bandwidth, left, nil) }
         let smoothed = Self.smooth(series, bandwidth: bandwidth)
         let turns = Self.extremes(smoothed, threshold: whiteThresholdPerNoise * left)
-        guard !turns.isEmpty else { return (bandwidth, left) }
+        guard !turns.isEmpty else { return (bandwidth, left, smoothed) }
         let x = series.distances
         let e = series.elevations
         // The fixes within one bandwidth of a turning point, as runs along the line.
@@ -303,6 +310,11 @@ public struct AscentMethod: Hashable, Sendable {
             } else {
                 runs.append(lo..<(hi + 1))
             }
+        }
+        let total = runs.reduce(0) { $0 + $1.count }
+        if total > Self.turningPointFixes {
+            let kept = max(1, runs.count * Self.turningPointFixes / total)
+            runs = (0..<kept).map { runs[$0 * runs.count / kept] }
         }
         let white = model.white * model.white
         var best = (bandwidth: 0.0, risk: white)
@@ -328,10 +340,14 @@ public struct AscentMethod: Hashable, Sendable {
             previous = risk
             candidate *= 2.0.squareRoot()
         }
-        guard best.bandwidth != bandwidth else { return (bandwidth, left) }
-        guard best.bandwidth > 0 else { return (0, model.white) }
-        return (best.bandwidth, Self.smoothingRisk(series, bandwidth: best.bandwidth, model: model).residual)
+        guard best.bandwidth != bandwidth else { return (bandwidth, left, smoothed) }
+        guard best.bandwidth > 0 else { return (0, model.white, nil) }
+        return (best.bandwidth, Self.smoothingRisk(series, bandwidth: best.bandwidth, model: model).residual, nil)
     }
+
+    /// The most fixes around turning points that ``turningPointBandwidth(_:bandwidth:left:model:)`` counts the
+    /// risk on for each candidate bandwidth.
+    static let turningPointFixes = 10_000
 
     /// The indices of the extremes the hysteresis of `threshold` counts from, in order along the line: the
     /// first low or high it starts from, each one a swing ends at, and the last (the line's end cuts it off).
