@@ -165,7 +165,8 @@ public struct AscentMethod: Hashable, Sendable {
         analyze(series).result
     }
 
-    /// Ascent and descent of `series`, with the smoothed elevations they were counted on.
+    /// Ascent and descent of `series`, with the smoothed elevations they were counted on (for white noise, with
+    /// the extremes on long flat stretches corrected: see ``correctedSwings(_:series:threshold:bandwidth:left:)``).
     package func analyze(_ series: ElevationSeries) -> (result: AscentDescent, smoothed: [Double]) {
         guard series.count >= 2 else { return (AscentDescent(), series.elevations) }
         var noise = estimateNoise(series)
@@ -218,15 +219,16 @@ public struct AscentMethod: Hashable, Sendable {
         let smoothed =
             alreadySmoothed ?? (bandwidth > 0 ? Self.smooth(series, bandwidth: bandwidth) : series.elevations)
         let threshold: Double
-        // White noise whose swings past the threshold are the noise's: the extremes are corrected for it.
-        var flatExtremes = false
+        // White noise whose swings past the threshold are the noise's: the noise the smoother leaves, which the
+        // extremes are corrected for.
+        var flatNoise: Double? = nil
         if let thresholdMeters {
             threshold = thresholdMeters
         } else if let slow {
             threshold = whiteThresholdPerNoise * slow.left
         } else if let left {
             threshold = whiteThresholdPerNoise * left
-            flatExtremes = swingsAreNoise(smoothed, series: series, bandwidth: bandwidth, left: left)
+            if swingsAreNoise(smoothed, series: series, bandwidth: bandwidth, left: left) { flatNoise = left }
         } else if white {
             threshold = whiteThresholdPerNoise * noise.whiteSigma
         } else {
@@ -237,10 +239,12 @@ public struct AscentMethod: Hashable, Sendable {
             threshold = thresholdPerNoise * noise.sigma / samples.squareRoot()
         }
         let (up, down) =
-            flatExtremes
-            ? Self.correctedSwings(
-                smoothed, series: series, threshold: threshold, bandwidth: bandwidth, left: left ?? 0)
-            : Self.hysteresis(smoothed, threshold: threshold)
+            if let flatNoise {
+                Self.correctedSwings(
+                    smoothed, series: series, threshold: threshold, bandwidth: bandwidth, left: flatNoise)
+            } else {
+                Self.hysteresis(smoothed, threshold: threshold)
+            }
         let result = AscentDescent(
             ascentMeters: up, descentMeters: down, noiseMeters: noiseMeters, smoothingMeters: bandwidth,
             thresholdMeters: threshold)
@@ -256,10 +260,10 @@ public struct AscentMethod: Hashable, Sendable {
     /// when its expected ones between the two are more than three times the terrain's: an estimate from a
     /// handful of swings (a barometer: σ′ of 0.1 m, hills far above it); not where the terrain's swings crowd
     /// the threshold (3 m of GPS noise on hills of 2–10 m, where what the noise adds at the extremes makes up
-    /// for what the smoother takes). There the extremes are corrected for the noise (see
-    /// ``correctedSwings(_:series:threshold:bandwidth:left:)``). The higher threshold itself is no longer used:
-    /// it dropped real swings between the two (3–5 m hills on long climbs, 0.5–0.7 m after smoothing), and the
-    /// corrected extremes take most of a spurious swing's height.
+    /// for what the smoother takes). Where they are the noise's, the extremes are corrected for it (see
+    /// ``correctedSwings(_:series:threshold:bandwidth:left:)``), which takes most of a spurious swing's height;
+    /// the higher threshold only measures: it would drop real swings between the two (3–5 m hills on long
+    /// climbs, 0.5–0.7 m after smoothing).
     func swingsAreNoise(_ smoothed: [Double], series: ElevationSeries, bandwidth: Double, left: Double) -> Bool {
         let threshold = whiteThresholdPerNoise * left
         guard bandwidth > 0, left > 0 else { return false }
@@ -283,8 +287,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// ``whiteThresholdPerNoise`` × `left`, with the noise it leaves; `bandwidth` and `left` when it is the
     /// same. The risk over the whole line is mostly that of slopes and flat stretches, where a wide smoother
     /// costs nothing; the ascent is made at the extremes, where it flattens hills of a few metres over
-    /// 100–150 m (a cosine of wavelength λ keeps (1 + ω²b²/2)·e^(−ω²b²/2) of its amplitude, ω = 2π/λ: 0.89 at
-    /// 17 m, 0.97 at 12 m on such a hill). The narrower smoother leaves more noise, whose flat extremes
+    /// 100–150 m (a cosine of wavelength λ keeps (1 + ω²b²/2)·e^(−ω²b²/2) of its amplitude, ω = 2π/λ: for
+    /// λ = 100 m, 0.89 at 17 m and 0.97 at 12 m). A narrower smoother leaves more noise, whose flat extremes
     /// ``correctedSwings(_:series:threshold:bandwidth:left:)`` takes off. On long lines the risk is counted
     /// around evenly spread turning points, at most about ``turningPointFixes`` fixes, as
     /// ``smoothingRisk(_:bandwidth:model:)`` counts it on about 10,000. Also gives the profile smoothed at
@@ -313,6 +317,13 @@ public struct AscentMethod: Hashable, Sendable {
         }
         let total = runs.reduce(0) { $0 + $1.count }
         if total > Self.turningPointFixes {
+            // Pieces of at most 1,000 fixes (turning points a bandwidth or two apart merge into long runs),
+            // evenly spread.
+            runs = runs.flatMap { run in
+                stride(from: run.lowerBound, to: run.upperBound, by: 1_000).map { start in
+                    start..<min(start + 1_000, run.upperBound)
+                }
+            }
             let kept = max(1, runs.count * Self.turningPointFixes / total)
             runs = (0..<kept).map { runs[$0 * runs.count / kept] }
         }
@@ -352,7 +363,7 @@ public struct AscentMethod: Hashable, Sendable {
     /// The indices of the extremes the hysteresis of `threshold` counts from, in order along the line: the
     /// first low or high it starts from, each one a swing ends at, and the last (the line's end cuts it off).
     /// Empty when the line never swings past the threshold.
-    static func extremes(_ e: [Double], threshold: Double) -> [Int] {
+    package static func extremes(_ e: [Double], threshold: Double) -> [Int] {
         guard let first = e.first else { return [] }
         var out: [Int] = []
         var low = (value: first, index: 0)
@@ -409,8 +420,9 @@ public struct AscentMethod: Hashable, Sendable {
     /// the extreme is moved back by σ′ times the expected greatest of n independent standard normal values,
     /// n = 1 + L/ℓ for a stretch of length L. ℓ = 1.5 b is the length per independent value that gives the
     /// smoothed noise's rate of rising past 2σ′ by Rice's formula (e^(−2)/(2√2·πb), against (1 − Φ(2))/ℓ).
-    /// An extreme with a single local extreme in its stretch keeps its height: a parabolic or cosine top, or
-    /// any extreme of noise-free elevations.
+    /// An extreme with a single local extreme in its stretch keeps its height (a parabolic or cosine top); two
+    /// real tops within the threshold of each other, parted by a dip of more than σ′/2, are moved back as
+    /// noise's would be.
     static func correctedSwings(
         _ e: [Double], series: ElevationSeries, threshold: Double, bandwidth: Double, left: Double
     ) -> (up: Double, down: Double) {
@@ -433,7 +445,7 @@ public struct AscentMethod: Hashable, Sendable {
             let turnsOn = extremes(stretch, threshold: left / 2)
             var count = 0
             for (m, j) in turnsOn.enumerated() {
-                let other = m + 1 < turnsOn.count ? turnsOn[m + 1] : turnsOn[max(m - 1, 0)]
+                let other = m + 1 < turnsOn.count ? turnsOn[m + 1] : turnsOn[m - 1]  // m > 0: two or more
                 if stretch[j] > stretch[other] { count += 1 }
             }
             var height = e[i]
@@ -454,7 +466,7 @@ public struct AscentMethod: Hashable, Sendable {
 
     /// The expected greatest of `n` independent standard normal values, by Blom's approximation
     /// Φ⁻¹((n − 0.375)/(n + 0.25)) (0 for one value, 0.59 for two, 1.55 for ten, 2.50 for a hundred).
-    static func expectedMaximum(of n: Double) -> Double {
+    package static func expectedMaximum(of n: Double) -> Double {
         guard n > 1 else { return 0 }
         let p = (n - 0.375) / (n + 0.25)
         // Φ⁻¹ by bisection on Φ(u) = erfc(−u/√2)/2.
@@ -1032,7 +1044,7 @@ public struct AscentMethod: Hashable, Sendable {
 
     /// Sum of rises and falls larger than `threshold`, each counted whole from extreme to extreme; `swing` is
     /// called with the height of each rise and fall as it ends (not the last, which the line's end cuts off).
-    static func hysteresis(
+    package static func hysteresis(
         _ e: [Double], threshold: Double, swing: (Double) -> Void = { _ in }
     ) -> (up: Double, down: Double) {
         var up = 0.0

@@ -318,6 +318,34 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(abs(result.ascentMeters - truth) / truth < 0.03, "\(result.ascentMeters) vs \(truth)")
     }
 
+    @Test func extremesAreWhereTheHysteresisTurns() {
+        // On a random walk, the rises and falls between consecutive extremes are the hysteresis' own, the last
+        // one (which the line's end cuts off) included.
+        var random = SeededRandom(state: 11)
+        var e: [Double] = [0]
+        for _ in 0..<5_000 { e.append(e[e.count - 1] + random.gaussian()) }
+        for threshold in [0.5, 3.0, 20.0] {
+            let turns = AscentMethod.extremes(e, threshold: threshold)
+            var (up, down) = (0.0, 0.0)
+            for (a, b) in zip(turns, turns.dropFirst()) {
+                up += max(0, e[b] - e[a])
+                down += max(0, e[a] - e[b])
+            }
+            let counted = AscentMethod.hysteresis(e, threshold: threshold)
+            #expect(turns.count > 2 && zip(turns, turns.dropFirst()).allSatisfy { $0 < $1 })
+            #expect(abs(up - counted.up) < 1e-9 && abs(down - counted.down) < 1e-9, "threshold \(threshold)")
+        }
+        #expect(AscentMethod.extremes([], threshold: 1).isEmpty)
+        #expect(AscentMethod.extremes([5, 5, 5.5, 5], threshold: 1).isEmpty)
+    }
+
+    @Test func theExpectedGreatestOfNormalValuesIsBlomsApproximation() {
+        #expect(AscentMethod.expectedMaximum(of: 1) == 0)
+        for (n, expected) in [(2.0, 0.59), (10, 1.55), (100, 2.50)] {
+            #expect(abs(AscentMethod.expectedMaximum(of: n) - expected) < 0.005, "n = \(n)")
+        }
+    }
+
     @Test func exactElevationsCanBeDeclared() {
         let (s, _) = series(noise: 0.3, seed: 6)
         let result = AscentMethod.exact.ascentDescent(of: s)
