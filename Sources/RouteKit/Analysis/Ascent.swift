@@ -65,8 +65,11 @@ public struct AscentDescent: Hashable, Sendable {
 ///    terrain shows from the shortest lag, growing faster than noise can), nothing tells the noise from white
 ///    at the fixes' spacing: it is taken as white at the level seen. For white noise, no smoothing is among
 ///    the bandwidths tried (with sparse fixes a smoother can cost the terrain more than it removes of the
-///    noise). Slow noise under
-///    ``slowNoiseModelMeters`` (a barometer's drift, rounding) keeps a rule of thumb: the bandwidth
+///    noise). Slow noise under ``slowNoiseModelMeters`` is first followed up the lags again, stopping before the
+///    first lag where the residuals' tails turn heavy (terrain shows there: noise is Gaussian at every lag);
+///    where it is white up to there, it is white (hills apart on flat ground, where the share of chords that
+///    reach a hill grows with the lag as slow noise would). Otherwise
+///    (a barometer's drift, rounding) it keeps a rule of thumb: the bandwidth
 ///    grows with the short-range noise σₛ, the noise s at the lag ``noiseScaleMeters``:
 ///    ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres, capped at
 ///    ``maximumSmoothingMeters``. Exact elevations are not smoothed.
@@ -188,6 +191,16 @@ public struct AscentMethod: Hashable, Sendable {
                     let (bandwidth, _) = riskMinimizingBandwidth(series, model: model)
                     slow = (bandwidth, Self.leftNoise(series, bandwidth: bandwidth, model: model))
                     noiseMeters = (model.white * model.white + model.correlated * model.correlated).squareRoot()
+                } else {
+                    // Slow noise under `slowNoiseModelMeters` (the rule of thumb's), but the walk up the lags may
+                    // have followed terrain: hills apart on flat ground, whose chords' share grows with the lag.
+                    // Where the noise is white up to the lag where the residuals' tails turn heavy, it is white.
+                    let early = estimateNoise(series, stoppingWhereTailsTurnHeavy: true)
+                    if early.sigma > 0 && early.sigma < noise.sigma
+                        && early.whiteSigma * early.whiteSigma >= whiteNoiseShare * early.sigma * early.sigma
+                    {
+                        (noise, white, noiseMeters) = (early, true, early.sigma)
+                    }
                 }
             }
         }
@@ -497,17 +510,28 @@ public struct AscentMethod: Hashable, Sendable {
         return (series.distances[n - 1] - series.distances[0]) / Double(n - 1)
     }
 
-    /// The noise, followed up the lags as the type's documentation describes.
-    func estimateNoise(_ series: ElevationSeries) -> Noise {
+    /// The noise, followed up the lags as the type's documentation describes. With
+    /// `stoppingWhereTailsTurnHeavy`, the walk also stops before the first lag whose residuals' tails are heavier
+    /// than a Gaussian's (within ``gaussianTolerance``; see ``heavyTails(_:)``) where those at the shortest lag
+    /// are a Gaussian's: noise is Gaussian at every lag, so terrain starts to show there, in s² too, and growth
+    /// from there on can be the growing share of chords that reach a hill (hills apart on flat ground) as much
+    /// as slow noise. Stopped so at the shortest lag, the noise is white at its level there (no lag shows it
+    /// correlated). Tails heavy from the shortest lag on (noise that is not Gaussian, or terrain at every lag)
+    /// tell nothing of where terrain starts: the walk is then the usual one.
+    func estimateNoise(_ series: ElevationSeries, stoppingWhereTailsTurnHeavy: Bool = false) -> Noise {
         let shortest = max(shortestNoiseLagMeters, Self.meanSpacing(series))
         let rounding = Self.roundingVariance(series, lag: shortest)
-        // s² at lag shortest·2^k, measured as far as the walk needs them.
-        var scales: [(lag: Double, variance: Double)] = []
+        // s² at lag shortest·2^k, measured as far as the walk needs them, and whether the tails are heavy there.
+        var scales: [(lag: Double, variance: Double, heavy: Bool)] = []
         func variance(at k: Int) -> Double? {
             while scales.count <= k {
                 let lag = shortest * Double(1 << scales.count)
-                guard lag <= longestNoiseLagMeters, let s = Self.residualScale(series, lag: lag) else { return nil }
-                scales.append((lag, max(0, s * s - rounding)))
+                guard lag <= longestNoiseLagMeters, var residuals = Self.residuals(series, lag: lag)?.values else {
+                    return nil
+                }
+                let s = 1.4826 * Self.medianAbsoluteDeviation(&residuals)
+                let heavy = stoppingWhereTailsTurnHeavy && heavyTails(residuals)
+                scales.append((lag, max(0, s * s - rounding), heavy))
             }
             return scales[k].variance
         }
@@ -515,7 +539,13 @@ public struct AscentMethod: Hashable, Sendable {
             return Noise(sigma: 0, shortSigma: 0, correlationMeters: shortest, whiteSigma: 0)
         }
         var k = 0
+        // Whether the walk stopped before a lag whose tails are heavy where the shortest lag's are a Gaussian's.
+        var stoppedByTails = false
         while let next = variance(at: k + 1) {
+            if scales[k + 1].heavy && !scales[0].heavy {
+                stoppedByTails = true
+                break
+            }
             // A level of 1 mm is no level: anything above it is growth.
             let base = max(scales[k].variance, 1e-6)
             let growth = next / base
@@ -529,7 +559,7 @@ public struct AscentMethod: Hashable, Sendable {
             k += 1
             if growth < noisePlateauRatio { break }
         }
-        let levels = scales[0...k]
+        let levels = scales[0...k].map { (lag: $0.lag, variance: $0.variance) }
         let level = scales[k].variance
         // The correlation length: the lag at which the noise reaches half its variance (for exponentially
         // correlated noise about its e-folding length), interpolated between the lags around it.
@@ -543,7 +573,7 @@ public struct AscentMethod: Hashable, Sendable {
         let short = levels.last(where: { $0.lag <= noiseScaleMeters })?.variance ?? levels[0].variance
         return Noise(
             sigma: level.squareRoot(), shortSigma: short.squareRoot(), correlationMeters: correlation,
-            whiteSigma: k == 0
+            whiteSigma: k == 0 && !stoppedByTails
                 ? 0 : Self.whitePart(first: levels[0], level: level, correlation: correlation).squareRoot())
     }
 
@@ -620,16 +650,10 @@ public struct AscentMethod: Hashable, Sendable {
             if measured.lag <= 1.05 * measuredBefore { continue }
             measuredBefore = measured.lag
             var residuals = measured.values
-            let center = Self.median(residuals)
-            for k in residuals.indices { residuals[k] = abs(residuals[k] - center) }
-            let half = Self.median(residuals)
+            let half = Self.medianAbsoluteDeviation(&residuals)
             // Half the residuals exactly 0 (elevations rounded on even ground): no spread to fit.
             guard half > 0 else { break }
-            let tail90 = Self.select(&residuals, Int(0.9 * Double(residuals.count - 1)))
-            let tail99 = Self.select(&residuals, Int(0.99 * Double(residuals.count - 1)))
-            // |z| of a Gaussian: the 90th percentile is 2.439 times the median, the 99th 3.819 times.
-            let heavy =
-                tail90 > 2.439 * (1 + gaussianTolerance) * half || tail99 > 3.819 * (1 + 1.5 * gaussianTolerance) * half
+            let heavy = heavyTails(residuals)
             let variance = max(1.4826 * 1.4826 * half * half - rounding, 1e-12)
             // Faster growth than noise can have (at most `noiseGrowthLimit` per doubled lag) since the lag
             // nearest half this one: terrain, even where its residuals look Gaussian (hills everywhere).
@@ -831,9 +855,26 @@ public struct AscentMethod: Hashable, Sendable {
     /// `lag` metres before and after them, as the standard deviation of white noise that would give it;
     /// nil with too few chords.
     static func residualScale(_ series: ElevationSeries, lag: Double) -> Double? {
-        guard let residuals = residuals(series, lag: lag)?.values else { return nil }
-        let center = median(residuals)
-        return 1.4826 * median(residuals.map { abs($0 - center) })
+        guard var residuals = residuals(series, lag: lag)?.values else { return nil }
+        return 1.4826 * medianAbsoluteDeviation(&residuals)
+    }
+
+    /// The median absolute deviation of `values` from their median; `values` are left as those deviations.
+    static func medianAbsoluteDeviation(_ values: inout [Double]) -> Double {
+        let center = median(values)
+        for k in values.indices { values[k] = abs(values[k] - center) }
+        return median(values)
+    }
+
+    /// Whether absolute deviations from the median (as ``medianAbsoluteDeviation(_:)`` leaves them) have tails
+    /// heavier than a Gaussian's: the 90th percentile more than ``gaussianTolerance`` above 2.439 times the
+    /// median, or the 99th more than one and a half times it above 3.819 times the median (|z| of a Gaussian).
+    func heavyTails(_ deviations: [Double]) -> Bool {
+        var deviations = deviations
+        let half = Self.median(deviations)
+        let tail90 = Self.select(&deviations, Int(0.9 * Double(deviations.count - 1)))
+        let tail99 = Self.select(&deviations, Int(0.99 * Double(deviations.count - 1)))
+        return tail90 > 2.439 * (1 + gaussianTolerance) * half || tail99 > 3.819 * (1 + 1.5 * gaussianTolerance) * half
     }
 
     /// The residuals of the elevations from the chords through the fixes nearest `lag` metres before and
