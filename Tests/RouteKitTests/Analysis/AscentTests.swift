@@ -108,6 +108,21 @@ struct SeededRandom: RandomNumberGenerator {
         return s
     }
 
+    /// Flat terrain of 15 km: 24 hills 2–10 m high and 100–400 m long on a plain at 400 m, a third of them
+    /// hollows.
+    func flatTerrain(_ random: inout SeededRandom) -> (Double) -> Double {
+        var hills: [(centre: Double, length: Double, height: Double)] = []
+        for _ in 0..<24 {
+            let sign: Double = Int.random(in: 0..<3, using: &random) == 0 ? -1 : 1
+            let centre = Double.random(in: 0...15_000, using: &random)
+            let length = Double.random(in: 100...400, using: &random)
+            hills.append((centre, length, sign * Double.random(in: 2...10, using: &random)))
+        }
+        return { x in
+            hills.reduce(400) { $0 + self.bump(x, centre: $1.centre, length: $1.length, height: $1.height) }
+        }
+    }
+
     /// True ascent of `terrain` over `length` metres, on a 0.25 m grid.
     func trueAscent(_ terrain: (Double) -> Double, length: Double) -> Double {
         var truth = 0.0
@@ -260,16 +275,7 @@ struct SeededRandom: RandomNumberGenerator {
         // on seeds 2 and 3). Where Rice's formula shows those swings to be the noise's, the extremes on the flat
         // stretches are corrected for the noise, which takes most of each such swing's height.
         var random = SeededRandom(state: seed)
-        var hills: [(centre: Double, length: Double, height: Double)] = []
-        for _ in 0..<24 {
-            let sign: Double = Int.random(in: 0..<3, using: &random) == 0 ? -1 : 1
-            let centre = Double.random(in: 0...15_000, using: &random)
-            let length = Double.random(in: 100...400, using: &random)
-            hills.append((centre, length, sign * Double.random(in: 2...10, using: &random)))
-        }
-        let terrain: (Double) -> Double = { x in
-            hills.reduce(400) { $0 + self.bump(x, centre: $1.centre, length: $1.length, height: $1.height) }
-        }
+        let terrain = flatTerrain(&random)
         let s = fixes(length: 15_000, spacing: 1...5, random: &random) { x, random in
             ((terrain(x) + 0.3 * random.gaussian()) * 10).rounded() / 10
         }
@@ -286,16 +292,7 @@ struct SeededRandom: RandomNumberGenerator {
         // of 2–3.6 m (−2.4 … −0.1 %). The residuals' tails turn heavy from 20 m, where terrain starts to show;
         // up to there the noise is white.
         var random = SeededRandom(state: seed)
-        var hills: [(centre: Double, length: Double, height: Double)] = []
-        for _ in 0..<24 {
-            let sign: Double = Int.random(in: 0..<3, using: &random) == 0 ? -1 : 1
-            let centre = Double.random(in: 0...15_000, using: &random)
-            let length = Double.random(in: 100...400, using: &random)
-            hills.append((centre, length, sign * Double.random(in: 2...10, using: &random)))
-        }
-        let terrain: (Double) -> Double = { x in
-            hills.reduce(400) { $0 + self.bump(x, centre: $1.centre, length: $1.length, height: $1.height) }
-        }
+        let terrain = flatTerrain(&random)
         let s = fixes(length: 15_000, spacing: 5...15, random: &random) { x, random in
             ((terrain(x) + 0.3 * random.gaussian()) * 10).rounded() / 10
         }
