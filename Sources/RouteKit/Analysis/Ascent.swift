@@ -77,9 +77,9 @@ public struct AscentDescent: Hashable, Sendable {
 ///    threshold above it, and likewise for descents; then the whole rise counts, from the low point to the
 ///    next high point. For white noise the threshold is ``whiteThresholdPerNoise`` × σ′, σ′ the noise the
 ///    chosen smoother leaves (σ𝑤 times the root of the sum of its squared weights); where Rice's formula shows
-///    the swings past it to be the noise's (see ``swingsAreNoise(_:series:bandwidth:left:)``), the extremes on
+///    the swings past it to be the noise's (see ``swingsAreNoise(_:turns:series:bandwidth:left:)``), the extremes on
 ///    long flat stretches, the least or greatest of many values of smoothed noise, are moved back by the
-///    expected extreme of that noise (see ``correctedSwings(_:series:threshold:bandwidth:left:)``); for slow
+///    expected extreme of that noise (see ``correctedExtremes(_:turns:series:threshold:bandwidth:left:)``); for slow
 ///    noise fitted jointly, the same multiple of the noise the smoother leaves under the fitted covariance (the root of
 ///    wᵀΣw, w its weights). For slow noise under ``slowNoiseModelMeters`` it is
 ///    ``thresholdPerNoise`` × σ′, σ′ being σ over the square root of the number of independent fixes within
@@ -128,7 +128,7 @@ public struct AscentMethod: Hashable, Sendable {
     /// measured about twice in 15 km on a barometer's flat tracks (Rice's formula gives at most 4 % of the
     /// smoothed noise's crossings of its mean). For white noise, where those swings are the noise's, the
     /// extremes are corrected for it instead, which takes most of such a swing's height (see
-    /// ``correctedSwings(_:series:threshold:bandwidth:left:)``).
+    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:)``).
     public var whiteThresholdPerNoise: Double = 5
     /// A fixed hysteresis threshold in metres instead of the automatic one.
     public var thresholdMeters: Double? = nil
@@ -169,7 +169,8 @@ public struct AscentMethod: Hashable, Sendable {
     }
 
     /// Ascent and descent of `series`, with the smoothed elevations they were counted on (for white noise, with
-    /// the extremes on long flat stretches corrected: see ``correctedSwings(_:series:threshold:bandwidth:left:)``).
+    /// the extremes on long flat stretches corrected: see
+    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:)``).
     package func analyze(_ series: ElevationSeries) -> (result: AscentDescent, smoothed: [Double]) {
         guard series.count >= 2 else { return (AscentDescent(), series.elevations) }
         var noise = estimateNoise(series)
@@ -232,8 +233,8 @@ public struct AscentMethod: Hashable, Sendable {
         let smoothed =
             alreadySmoothed ?? (bandwidth > 0 ? Self.smooth(series, bandwidth: bandwidth) : series.elevations)
         let threshold: Double
-        // White noise whose swings past the threshold are the noise's: the noise the smoother leaves, which the
-        // extremes are corrected for.
+        // White noise: the noise the smoother leaves, which the extremes are corrected for where the swings
+        // past the threshold are the noise's.
         var flatNoise: Double? = nil
         if let thresholdMeters {
             threshold = thresholdMeters
@@ -241,7 +242,7 @@ public struct AscentMethod: Hashable, Sendable {
             threshold = whiteThresholdPerNoise * slow.left
         } else if let left {
             threshold = whiteThresholdPerNoise * left
-            if swingsAreNoise(smoothed, series: series, bandwidth: bandwidth, left: left) { flatNoise = left }
+            flatNoise = left
         } else if white {
             threshold = whiteThresholdPerNoise * noise.whiteSigma
         } else {
@@ -251,13 +252,18 @@ public struct AscentMethod: Hashable, Sendable {
             let samples = max(1, bandwidth * 2.5 / max(spacing, independenceMeters, 2 * noise.correlationMeters))
             threshold = thresholdPerNoise * noise.sigma / samples.squareRoot()
         }
-        let (up, down) =
-            if let flatNoise {
-                Self.correctedSwings(
-                    smoothed, series: series, threshold: threshold, bandwidth: bandwidth, left: flatNoise)
+        let turns = Self.extremes(smoothed, threshold: threshold)
+        let heights =
+            if let flatNoise,
+                swingsAreNoise(smoothed, turns: turns, series: series, bandwidth: bandwidth, left: flatNoise)
+            {
+                Self.correctedExtremes(
+                    smoothed, turns: turns, series: series, threshold: threshold, bandwidth: bandwidth,
+                    left: flatNoise)
             } else {
-                Self.hysteresis(smoothed, threshold: threshold)
+                turns.map { smoothed[$0] }
             }
+        let (up, down) = Self.risesAndFalls(heights)
         let result = AscentDescent(
             ascentMeters: up, descentMeters: down, noiseMeters: noiseMeters, smoothingMeters: bandwidth,
             thresholdMeters: threshold)
@@ -274,10 +280,12 @@ public struct AscentMethod: Hashable, Sendable {
     /// handful of swings (a barometer: σ′ of 0.1 m, hills far above it); not where the terrain's swings crowd
     /// the threshold (3 m of GPS noise on hills of 2–10 m, where what the noise adds at the extremes makes up
     /// for what the smoother takes). Where they are the noise's, the extremes are corrected for it (see
-    /// ``correctedSwings(_:series:threshold:bandwidth:left:)``), which takes most of a spurious swing's height;
+    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:)``), which takes most of a spurious swing's height;
     /// the higher threshold only measures: it would drop real swings between the two (3–5 m hills on long
     /// climbs, 0.5–0.7 m after smoothing).
-    func swingsAreNoise(_ smoothed: [Double], series: ElevationSeries, bandwidth: Double, left: Double) -> Bool {
+    func swingsAreNoise(
+        _ smoothed: [Double], turns: [Int], series: ElevationSeries, bandwidth: Double, left: Double
+    ) -> Bool {
         let threshold = whiteThresholdPerNoise * left
         guard bandwidth > 0, left > 0 else { return false }
         let spurious = 0.5
@@ -287,7 +295,9 @@ public struct AscentMethod: Hashable, Sendable {
         let raised = left * (8 * Glibc.log(crossings / spurious)).squareRoot()
         guard raised > threshold else { return false }
         var near = 0.0
-        _ = Self.hysteresis(smoothed, threshold: threshold) { swing in
+        // Each swing that ends in a turn (not the last, which the line's end cuts off).
+        for k in turns.indices.dropFirst().dropLast() {
+            let swing = abs(smoothed[turns[k]] - smoothed[turns[k - 1]])
             if swing >= raised && swing < 2 * raised { near += 1 }
         }
         let noise = crossings * (-threshold * threshold / (8 * left * left)).exponential - spurious
@@ -302,7 +312,7 @@ public struct AscentMethod: Hashable, Sendable {
     /// costs nothing; the ascent is made at the extremes, where it flattens hills of a few metres over
     /// 100–150 m (a cosine of wavelength λ keeps (1 + ω²b²/2)·e^(−ω²b²/2) of its amplitude, ω = 2π/λ: for
     /// λ = 100 m, 0.89 at 17 m and 0.97 at 12 m). A narrower smoother leaves more noise, whose flat extremes
-    /// ``correctedSwings(_:series:threshold:bandwidth:left:)`` takes off. On long lines the risk is counted
+    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:)`` takes off. On long lines the risk is counted
     /// around evenly spread turning points, at most about ``turningPointFixes`` fixes, as
     /// ``smoothingRisk(_:bandwidth:model:)`` counts it on about 10,000. Also gives the profile smoothed at
     /// `bandwidth` when that stays the choice (nil otherwise).
@@ -421,26 +431,24 @@ public struct AscentMethod: Hashable, Sendable {
         return out
     }
 
-    /// The hysteresis' rises and falls with each extreme corrected for the white noise the smoother of
-    /// `bandwidth` leaves (σ′ = `left`). An extreme is the least (or greatest) of the smoothed values on the
-    /// stretch around it that stays within `threshold` of it: at a hill's top or a hollow's bottom a stretch
-    /// of one extreme, whose noise is one value's, but on a long flat stretch between hills the least of many
-    /// values of smoothed noise (measured −0.20 m, about 2.3σ′, at the lows on a barometer's flat tracks,
-    /// against +0.04 m at the tops). Such a stretch shows more than one local extreme of its kind, each parted
-    /// from the next by a turn back of σ′/2 (on a hill's slope the noise cannot turn the smoothed profile: its
-    /// slope, σ′/(√2·b), is far below the hill's; the ripples a smoother leaves on elevations rounded to whole
-    /// metres are smaller than σ′/2, and their rounding is the same all along a flat top, not many values); there
-    /// the extreme is moved back by σ′ times the expected greatest of n independent standard normal values,
-    /// n = 1 + L/ℓ for a stretch of length L. ℓ = 1.5 b is the length per independent value that gives the
-    /// smoothed noise's rate of rising past 2σ′ by Rice's formula (e^(−2)/(2√2·πb), against (1 − Φ(2))/ℓ).
-    /// An extreme with a single local extreme in its stretch keeps its height (a parabolic or cosine top); two
-    /// real tops within the threshold of each other, parted by a dip of more than σ′/2, are moved back as
-    /// noise's would be.
-    static func correctedSwings(
-        _ e: [Double], series: ElevationSeries, threshold: Double, bandwidth: Double, left: Double
-    ) -> (up: Double, down: Double) {
-        let turns = extremes(e, threshold: threshold)
-        guard turns.count >= 2, bandwidth > 0 else { return hysteresis(e, threshold: threshold) }
+    /// The heights of the hysteresis' extremes `turns` (see ``extremes(_:threshold:)``), each corrected for the white
+    /// noise the smoother of `bandwidth` leaves (σ′ = `left`). An extreme is the least (or greatest) of the smoothed
+    /// values on the stretch around it that stays within `threshold` of it: at a hill's top or a hollow's bottom a
+    /// stretch of one extreme, whose noise is one value's, but on a long flat stretch between hills the least of many
+    /// values of smoothed noise (measured −0.20 m, about 2.3σ′, at the lows on a barometer's flat tracks, against
+    /// +0.04 m at the tops). Such a stretch shows more than one local extreme of its kind, each parted from the next
+    /// by a turn back of σ′/2 (on a hill's slope the noise cannot turn the smoothed profile: its slope, σ′/(√2·b), is
+    /// far below the hill's; the ripples a smoother leaves on elevations rounded to whole metres are smaller than
+    /// σ′/2, and their rounding is the same all along a flat top, not many values); there the extreme is moved back
+    /// by σ′ times the expected greatest of n independent standard normal values, n = 1 + L/ℓ for a stretch of length
+    /// L. ℓ = 1.5 b is the length per independent value that gives the smoothed noise's rate of rising past 2σ′ by
+    /// Rice's formula (e^(−2)/(2√2·πb), against (1 − Φ(2))/ℓ). An extreme with a single local extreme in its stretch
+    /// keeps its height (a parabolic or cosine top); two real tops within the threshold of each other, parted by a
+    /// dip of more than σ′/2, are moved back as noise's would be.
+    static func correctedExtremes(
+        _ e: [Double], turns: [Int], series: ElevationSeries, threshold: Double, bandwidth: Double, left: Double
+    ) -> [Double] {
+        guard turns.count >= 2, bandwidth > 0 else { return turns.map { e[$0] } }
         let x = series.distances
         var heights: [Double] = []
         for (k, i) in turns.enumerated() {
@@ -468,13 +476,7 @@ public struct AscentMethod: Hashable, Sendable {
             }
             heights.append(height)
         }
-        var up = 0.0
-        var down = 0.0
-        for (a, b) in zip(heights, heights.dropFirst()) {
-            up += max(0, b - a)
-            down += max(0, a - b)
-        }
-        return (up, down)
+        return heights
     }
 
     /// The expected greatest of `n` independent standard normal values, by Blom's approximation
@@ -1083,58 +1085,20 @@ public struct AscentMethod: Hashable, Sendable {
         }
     }
 
-    /// Sum of rises and falls larger than `threshold`, each counted whole from extreme to extreme; `swing` is
-    /// called with the height of each rise and fall as it ends (not the last, which the line's end cuts off).
-    package static func hysteresis(
-        _ e: [Double], threshold: Double, swing: (Double) -> Void = { _ in }
-    ) -> (up: Double, down: Double) {
+    /// Sum of rises and falls larger than `threshold`, each counted whole from extreme to extreme (the last one
+    /// whatever its size: the line ends there).
+    package static func hysteresis(_ e: [Double], threshold: Double) -> (up: Double, down: Double) {
+        risesAndFalls(extremes(e, threshold: threshold).map { e[$0] })
+    }
+
+    /// Sum of the rises and of the falls from each of `heights` to the next.
+    static func risesAndFalls(_ heights: [Double]) -> (up: Double, down: Double) {
         var up = 0.0
         var down = 0.0
-        guard var low = e.first else { return (0, 0) }
-        var high = low
-        // 0: undecided, 1: climbing (tracking a high), -1: descending (tracking a low)
-        var direction = 0
-        var reference = low
-        for v in e.dropFirst() {
-            switch direction {
-            case 1:
-                if v > high {
-                    high = v
-                } else if high - v > threshold {
-                    up += high - reference
-                    swing(high - reference)
-                    reference = high
-                    low = v
-                    direction = -1
-                }
-            case -1:
-                if v < low {
-                    low = v
-                } else if v - low > threshold {
-                    down += reference - low
-                    swing(reference - low)
-                    reference = low
-                    high = v
-                    direction = 1
-                }
-            default:
-                if v - low > threshold && v > high {
-                    reference = low
-                    high = v
-                    direction = 1
-                } else if high - v > threshold && v < low {
-                    reference = high
-                    low = v
-                    direction = -1
-                } else {
-                    low = min(low, v)
-                    high = max(high, v)
-                }
-            }
+        for (a, b) in zip(heights, heights.dropFirst()) {
+            up += max(0, b - a)
+            down += max(0, a - b)
         }
-        // The last swing counts whole, whatever its size: the line ends there.
-        if direction == 1 { up += high - reference }
-        if direction == -1 { down += reference - low }
         return (up, down)
     }
 }
