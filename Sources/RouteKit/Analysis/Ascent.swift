@@ -61,9 +61,10 @@ public struct AscentDescent: Hashable, Sendable {
 ///    onset over the lags where the residuals still look like noise (Gaussian within ``gaussianTolerance``,
 ///    growing no faster than ``noiseGrowthLimit``); when its correlated part is at least
 ///    ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's
-///    covariance. When the fitted model cannot follow the lags it was fitted on (fixes so far apart that
-///    terrain shows from the shortest lag, growing faster than noise can), nothing tells the noise from white
-///    at the fixes' spacing: it is taken as white at the level seen. For white noise, no smoothing is among
+///    covariance; so is noise that half shows at the first lag but grows past it, where the fit finds it
+///    correlated over longer than that lag (sparse fixes). When the fitted model cannot follow the lags it was
+///    fitted on (fixes so far apart that terrain shows from the shortest lag, growing faster than noise can),
+///    nothing tells the noise from white at the fixes' spacing: it is taken as white at the level seen. For white noise, no smoothing is among
 ///    the bandwidths tried (with sparse fixes a smoother can cost the terrain more than it removes of the
 ///    noise). Slow noise under ``slowNoiseModelMeters`` is first followed up the lags again, stopping before the
 ///    first lag where the residuals' tails turn heavy (terrain shows there: noise is Gaussian at every lag);
@@ -181,18 +182,26 @@ public struct AscentMethod: Hashable, Sendable {
         var noiseMeters = noise.sigma
         // Slow noise: the bandwidth of least estimated risk under the fitted noise model, and the noise it leaves.
         var slow: (bandwidth: Double, left: Double)? = nil
-        if !white && noise.sigma > 0 && smoothingMeters == nil {
+        // Noise taken as white because half its level shows at the first lag, though it grew past that: slow noise
+        // seen on sparse fixes (GPS in whole metres every 12 m: 1.8 m of white noise read, where 4 m correlated over
+        // 78 m lie) as much as white noise with terrain above it. The fit tells: noise correlated over longer than
+        // the first lag, at least `slowNoiseModelMeters` of it, is slow; otherwise it stays white.
+        let grewPastFirstLag = white && noise.halfAtFirstLag
+        if (!white || grewPastFirstLag) && noise.sigma > 0 && smoothingMeters == nil {
             if let (model, followsLags) = fitNoiseModel(series) {
                 if !followsLags {
                     // A model that cannot follow the lags it was fitted on: nothing tells this noise from white
                     // at the spacing of the fixes. White at the level seen.
                     white = true
                     noise.whiteSigma = noise.sigma
-                } else if model.correlated >= slowNoiseModelMeters {
+                } else if model.correlated >= slowNoiseModelMeters
+                    && (!grewPastFirstLag || model.length > max(shortestNoiseLagMeters, Self.meanSpacing(series)))
+                {
+                    white = false
                     let (bandwidth, _) = riskMinimizingBandwidth(series, model: model)
                     slow = (bandwidth, Self.leftNoise(series, bandwidth: bandwidth, model: model))
                     noiseMeters = (model.white * model.white + model.correlated * model.correlated).squareRoot()
-                } else {
+                } else if !white {
                     // Slow noise under `slowNoiseModelMeters` (the rule of thumb's), but the walk up the lags may
                     // have followed terrain: hills apart on flat ground, whose chords' share grows with the lag.
                     // Where the noise is white up to the lag where the residuals' tails turn heavy, it is white.
@@ -504,6 +513,9 @@ public struct AscentMethod: Hashable, Sendable {
         var correlationMeters: Double
         /// Standard deviation of its white part (uncorrelated from fix to fix), metres.
         var whiteSigma: Double
+        /// Whether the noise is taken as white only because half its level shows at the first lag (see
+        /// ``whitePart(first:level:correlation:)``), though it grew past that.
+        var halfAtFirstLag = false
     }
 
     static func meanSpacing(_ series: ElevationSeries) -> Double {
@@ -576,7 +588,8 @@ public struct AscentMethod: Hashable, Sendable {
         return Noise(
             sigma: level.squareRoot(), shortSigma: short.squareRoot(), correlationMeters: correlation,
             whiteSigma: k == 0 && !stoppedByTails
-                ? 0 : Self.whitePart(first: levels[0], level: level, correlation: correlation).squareRoot())
+                ? 0 : Self.whitePart(first: levels[0], level: level, correlation: correlation).squareRoot(),
+            halfAtFirstLag: k > 0 && level > 0 && levels[0].variance < 0.9 * level && correlation <= levels[0].lag)
     }
 
     /// The variance q²/12 that rounding to a quantum q adds to every chord residual (scaled as for white noise),
