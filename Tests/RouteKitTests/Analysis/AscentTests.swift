@@ -291,13 +291,16 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(abs(result.ascentMeters - truth) / truth < 0.015, "\(result.ascentMeters) vs \(truth)")
     }
 
-    @Test(arguments: [UInt64(17), 33, 39])
+    @Test(arguments: [UInt64(14), 17, 23, 24, 33, 39])
     func sparseBarometricFixesOnFlatTerrainAreNotReadAsSlowNoise(seed: UInt64) {
         // The flat terrain above under a barometer's 0.3 m of white noise, a fix every 5–15 m. Between the hills
         // the ground is flat, and the share of chords that reach a hill grows with the lag as slow noise would:
-        // on these seeds the walk up the lags read 0.73–1.20 m and the rule of thumb smoothed with a threshold
-        // of 2–3.6 m (−2.4 … −0.1 %). The residuals' tails turn heavy from 20 m, where terrain starts to show;
-        // up to there the noise is white.
+        // on seeds 17, 33 and 39 the walk up the lags read 0.73–1.20 m and the rule of thumb smoothed with a
+        // threshold of 2–3.6 m (−2.4 … −0.1 %). The residuals' tails turn heavy from 20 m, where terrain starts to
+        // show; up to there the noise is white. The 20 m smoother then keeps 0.81 of a 100 m hill and the fixes
+        // miss its top: before the hills' tops were twiced and taken at the local parabola's vertex (less the
+        // noise's gain there), seeds 14, 23 and 24 gave −2.1 %, −2.2 % and −3.0 %; on seeds 1–40 of this generator
+        // the method gave −3.0 … +0.7 %, now −1.9 … +1.3 %.
         var random = SeededRandom(state: seed)
         let terrain = flatTerrain(&random)
         let s = fixes(length: 15_000, spacing: 5...15, random: &random) { x, random in
