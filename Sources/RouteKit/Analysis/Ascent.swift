@@ -48,7 +48,7 @@ public struct AscentDescent: Hashable, Sendable {
 ///    every s² (here and in the joint fit below): rounded smooth terrain steps only where the terrain crosses a
 ///    step, never back and forth, so it is not noise to smooth; where other noise dominates, it makes the rounding
 ///    errors white like itself, and they stay (on dense fixes where that noise is within a quantum, s is measured
-///    through dither: see ``measuredElevations(_:lag:)``).
+///    through dither: see ``measuredElevations(_:)``).
 /// 2. **Smoothing.** The elevations are smoothed by local quadratic regression with Gaussian weights over
 ///    distance (not over point count, so uneven spacing does not matter; a parabola keeps hilltops at their
 ///    height where a moving average would flatten them). The noise is modelled as white plus exponentially
@@ -185,7 +185,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:)``).
     package func analyze(_ series: ElevationSeries) -> (result: AscentDescent, smoothed: [Double]) {
         guard series.count >= 2 else { return (AscentDescent(), series.elevations) }
-        var noise = estimateNoise(series)
+        let measured = measuredElevations(series)
+        var noise = estimateNoise(measured)
         // White noise: the bandwidth of least estimated risk, and the noise that smoother leaves.
         var white =
             noise.sigma > 0 && noise.whiteSigma * noise.whiteSigma >= whiteNoiseShare * noise.sigma * noise.sigma
@@ -199,14 +200,14 @@ public struct AscentMethod: Hashable, Sendable {
         // the first lag, at least `slowNoiseModelMeters` of it, is slow; otherwise it stays white.
         let grewPastFirstLag = white && noise.halfAtFirstLag
         if (!white || grewPastFirstLag) && noise.sigma > 0 && smoothingMeters == nil {
-            if let (model, followsLags) = fitNoiseModel(series) {
+            if let (model, followsLags) = fitNoiseModel(measured) {
                 if !followsLags {
                     // A model that cannot follow the lags it was fitted on: nothing tells this noise from white
                     // at the spacing of the fixes. White at the level seen.
                     white = true
                     noise.whiteSigma = noise.sigma
                 } else if model.correlated >= slowNoiseModelMeters
-                    && (!grewPastFirstLag || model.length > max(shortestNoiseLagMeters, Self.meanSpacing(series)))
+                    && (!grewPastFirstLag || model.length > measured.shortestLag)
                 {
                     white = false
                     let (bandwidth, _) = riskMinimizingBandwidth(series, model: model)
@@ -216,7 +217,7 @@ public struct AscentMethod: Hashable, Sendable {
                     // Slow noise under `slowNoiseModelMeters` (the rule of thumb's), but the walk up the lags may
                     // have followed terrain: hills apart on flat ground, whose chords' share grows with the lag.
                     // Where the noise is white up to the lag where the residuals' tails turn heavy, it is white.
-                    let early = estimateNoise(series, stoppingWhereTailsTurnHeavy: true)
+                    let early = estimateNoise(measured, stoppingWhereTailsTurnHeavy: true)
                     if early.sigma > 0 && early.sigma < noise.sigma
                         && early.whiteSigma * early.whiteSigma >= whiteNoiseShare * early.sigma * early.sigma
                     {
@@ -346,7 +347,6 @@ public struct AscentMethod: Hashable, Sendable {
         let turns = Self.extremes(smoothed, threshold: whiteThresholdPerNoise * left)
         guard !turns.isEmpty else { return (bandwidth, left, smoothed) }
         let x = series.distances
-        let e = series.elevations
         // The fixes within one bandwidth of a turning point, as runs along the line.
         var runs: [Range<Int>] = []
         for i in turns {
@@ -372,33 +372,10 @@ public struct AscentMethod: Hashable, Sendable {
             let kept = max(1, runs.count * Self.turningPointFixes / total)
             runs = (0..<kept).map { runs[$0 * runs.count / kept] }
         }
-        let white = model.white * model.white
-        var best = (bandwidth: 0.0, risk: white)
-        var rises = 0
-        var previous = Double.infinity
-        var candidate = Self.meanSpacing(series)
-        while candidate <= maximumSmoothingMeters && rises < 2 {
-            var squared = 0.0
-            var hat = 0.0
-            var count = 0
-            for run in runs {
-                Self.fit(series, bandwidth: candidate, range: run, norms: false) { i, value, own, _, _ in
-                    let d = e[i] - value
-                    squared += d * d
-                    hat += own
-                    count += 1
-                }
-            }
-            let m = Double(max(count, 1))
-            let risk = squared / m - white + 2 * white * hat / m
-            if risk < best.risk { best = (candidate, risk) }
-            rises = risk > previous ? rises + 1 : 0
-            previous = risk
-            candidate *= 2.0.squareRoot()
-        }
-        guard best.bandwidth != bandwidth else { return (bandwidth, left, smoothed) }
-        guard best.bandwidth > 0 else { return (0, model.white, nil) }
-        return (best.bandwidth, Self.smoothingRisk(series, bandwidth: best.bandwidth, model: model).residual, nil)
+        let (chosen, _) = riskMinimizingBandwidth(series, model: model, runs: runs)
+        guard chosen != bandwidth else { return (bandwidth, left, smoothed) }
+        guard chosen > 0 else { return (0, model.white, nil) }
+        return (chosen, Self.smoothingRisk(series, bandwidth: chosen, model: model).residual, nil)
     }
 
     /// The most fixes around turning points that ``turningPointBandwidth(_:bandwidth:left:model:)`` counts the
@@ -539,25 +516,26 @@ public struct AscentMethod: Hashable, Sendable {
         let x = series.distances
         let y = series.elevations
         let inverse = 1 / (2 * bandwidth * bandwidth)
-        let (window, (s0, s1, s2, s3, s4)) = localMoments(x, at: i, bandwidth: bandwidth)
-        var t0 = 0.0, t1 = 0.0, t2 = 0.0
+        let (window, s) = localMoments(x, at: i, bandwidth: bandwidth)
+        let rows = window.count >= 4 ? inverseMoments(s.0, s.1, s.2, s.3, s.4) : nil
+        // Twicing: the residuals smoothed at i (with the smoother's weights, as ``weights(_:bandwidth:at:_:)``
+        // gives them); t: the moments of the elevations about y[i], for the local parabola.
+        var twiced = e[i]
+        var t = (0.0, 0.0, 0.0)
         for j in window {
             let d = x[j] - x[i]
             let w = (-d * d * inverse).exponential
             let u = d / bandwidth
+            twiced += (rows.map { w * ($0.0.0 + $0.0.1 * u + $0.0.2 * u * u) } ?? w / s.0) * (y[j] - e[j])
             let v = y[j] - y[i]
-            t0 += w * v
-            t1 += w * u * v
-            t2 += w * u * u * v
+            t.0 += w * v
+            t.1 += w * u * v
+            t.2 += w * u * u * v
         }
-        // Twicing: the residuals smoothed at i.
-        var twiced = e[i]
-        Self.weights(series, bandwidth: bandwidth, at: i) { j, h in twiced += h * (y[j] - e[j]) }
-        let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
-        guard window.count >= 4, abs(det) > 1e-9 * max(s0 * s2 * s4, 1e-300) else { return twiced - sign * most }
-        // The slope and curvature of the local parabola (Cramer's rule).
-        let a1 = (s0 * (t1 * s4 - s3 * t2) - t0 * (s1 * s4 - s3 * s2) + s2 * (s1 * t2 - t1 * s2)) / det
-        let a2 = (s0 * (s2 * t2 - t1 * s3) - s1 * (s1 * t2 - t1 * s2) + t0 * (s1 * s3 - s2 * s2)) / det
+        guard let (_, r1, r2) = rows else { return twiced - sign * most }
+        // The slope and curvature of the local parabola.
+        let a1 = r1.0 * t.0 + r1.1 * t.1 + r1.2 * t.2
+        let a2 = r2.0 * t.0 + r2.1 * t.1 + r2.2 * t.2
         guard sign * a2 < 0 else { return twiced - sign * most }
         let u = min(max(-a1 / (2 * a2), -(x[i] - x[i - 1]) / (2 * bandwidth)), (x[i + 1] - x[i]) / (2 * bandwidth))
         let gain = min(left * left * 55 / (216 * abs(a2)), most)
@@ -608,20 +586,20 @@ public struct AscentMethod: Hashable, Sendable {
     /// as slow noise. Stopped so at the shortest lag, the noise is white at its level there (no lag shows it
     /// correlated). Tails heavy from the shortest lag on (noise that is not Gaussian, or terrain at every lag)
     /// tell nothing of where terrain starts: the walk is then the usual one.
-    func estimateNoise(_ series: ElevationSeries, stoppingWhereTailsTurnHeavy: Bool = false) -> Noise {
-        let shortest = max(shortestNoiseLagMeters, Self.meanSpacing(series))
-        let (measured, offset) = measuredElevations(series, lag: shortest)
+    func estimateNoise(_ measured: MeasuredElevations, stoppingWhereTailsTurnHeavy: Bool = false) -> Noise {
+        let shortest = measured.shortestLag
         // s² at lag shortest·2^k, measured as far as the walk needs them, and whether the tails are heavy there.
         var scales: [(lag: Double, variance: Double, heavy: Bool)] = []
         func variance(at k: Int) -> Double? {
             while scales.count <= k {
                 let lag = shortest * Double(1 << scales.count)
-                guard lag <= longestNoiseLagMeters, var residuals = Self.residuals(measured, lag: lag)?.values else {
+                guard lag <= longestNoiseLagMeters, var residuals = Self.residuals(measured.copies, lag: lag)?.values
+                else {
                     return nil
                 }
                 let s = 1.4826 * Self.medianAbsoluteDeviation(&residuals)
                 let heavy = stoppingWhereTailsTurnHeavy && heavyTails(residuals)
-                scales.append((lag, max(0, s * s - offset), heavy))
+                scales.append((lag, max(0, s * s - measured.offset), heavy))
             }
             return scales[k].variance
         }
@@ -685,33 +663,44 @@ public struct AscentMethod: Hashable, Sendable {
         return q
     }
 
-    /// The elevations the noise is measured on, and the variance to take off every s² measured on them.
-    /// - On a lattice of quantum q (see ``latticeQuantum(_:)``) where rounding is at least half of s² at `lag`
-    ///   (the shortest): the elevations, and the q²/12 that rounding adds to every chord residual (scaled as for
+    /// The elevations the noise is measured on (see ``measuredElevations(_:)``): one or more copies of them, whose
+    /// chords' residuals are pooled; the variance to take off every s² measured on them; and the shortest lag,
+    /// ``shortestNoiseLagMeters`` or the mean spacing of the fixes when that is longer.
+    struct MeasuredElevations {
+        var copies: [ElevationSeries]
+        var offset: Double
+        var shortestLag: Double
+    }
+
+    /// The elevations the noise is measured on, and the variance to take off every s² measured on them (computed
+    /// once for the walk up the lags and the joint fit).
+    /// - On a lattice of quantum q (see ``latticeQuantum(_:)``) where rounding is at least half of s² at the
+    ///   shortest lag: the elevations, and the q²/12 that rounding adds to every chord residual (scaled as for
     ///   white noise). The elevations are then the terrain rounded, with little other noise, and rounding of
     ///   smooth terrain steps only where the terrain crosses a step, never back and forth: it is not noise to
     ///   smooth.
     /// - On a lattice where other noise dominates: that noise makes the rounding errors independent from fix to
-    ///   fix, white noise like its own, and they stay in the noise. Where it is within a quantum at `lag` and the
-    ///   fixes are closer than ``noiseScaleMeters``, nearby fixes often round alike (a third of consecutive fixes
-    ///   for slow GPS noise in whole metres every 1–5 m), the chords' residuals are exactly 0 or a step, and
-    ///   their median absolute deviation jumps from one such value to the next as the lag grows: s² 2.6 times
-    ///   more from 4 m to 8.5 m, past what noise can grow, where the same noise to 0.1 m grows 1.9 times. The
-    ///   fit then stopped there and took 4–5 m correlated over 78–120 m for 1.5 m over 12 m (+40 … +60 % of
+    ///   fix, white noise like its own, and they stay in the noise. Where it is within a quantum at the shortest
+    ///   lag and the fixes are closer than ``noiseScaleMeters``, nearby fixes often round alike (a third of
+    ///   consecutive fixes for slow GPS noise in whole metres every 1–5 m), the chords' residuals are exactly 0 or
+    ///   a step, and their median absolute deviation jumps from one such value to the next as the lag grows: s²
+    ///   2.6 times more from 4 m to 8.5 m, past what noise can grow, where the same noise to 0.1 m grows 1.9
+    ///   times. The fit then stopped there and took 4–5 m correlated over 78–120 m for 1.5 m over 12 m (+40 … +60 % of
     ///   the ascent on rolling terrain). The elevations are measured on four copies with Gaussian dither of q/2
     ///   added (the same on every run), their residuals pooled: the dither smooths their distribution (its
     ///   ripple at the lattice is e^(−π²/2), under 1 %), and its variance q²/4 is known. Sparser fixes step by
     ///   more than the lattice from one to the next and are measured as they are (dithered, the scatter the dither
     ///   adds flipped the fits of three lags of a barometer every 20–60 m and of a planned route every 23 m).
     /// - Otherwise the elevations, and 0.
-    func measuredElevations(
-        _ series: ElevationSeries, lag: Double
-    ) -> (copies: [ElevationSeries], offset: Double) {
+    func measuredElevations(_ series: ElevationSeries) -> MeasuredElevations {
+        let lag = max(shortestNoiseLagMeters, Self.meanSpacing(series))
         guard let q = Self.latticeQuantum(series), let s = Self.residualScale(series, lag: lag) else {
-            return ([series], 0)
+            return MeasuredElevations(copies: [series], offset: 0, shortestLag: lag)
         }
-        if q * q / 12 >= s * s / 2 { return ([series], q * q / 12) }
-        guard s <= q, Self.meanSpacing(series) < noiseScaleMeters else { return ([series], 0) }
+        if q * q / 12 >= s * s / 2 { return MeasuredElevations(copies: [series], offset: q * q / 12, shortestLag: lag) }
+        guard s <= q, Self.meanSpacing(series) < noiseScaleMeters else {
+            return MeasuredElevations(copies: [series], offset: 0, shortestLag: lag)
+        }
         var copies: [ElevationSeries] = []
         // SplitMix64 for uniform values, two at a time into Gaussian ones (Box–Muller).
         var state: UInt64 = 0x5DEE_CE66_D1CE_4E5B
@@ -734,7 +723,7 @@ public struct AscentMethod: Hashable, Sendable {
             }
             copies.append(dithered)
         }
-        return (copies, q * q / 4)
+        return MeasuredElevations(copies: copies, offset: q * q / 4, shortestLag: lag)
     }
 
     /// The variance of the white part of noise that is white plus exponentially correlated, from s² at the
@@ -774,24 +763,22 @@ public struct AscentMethod: Hashable, Sendable {
     /// lags can be measured. `followsLags` is false when, without the terrain term, the model explains less
     /// than half of s² at the longest lag: it was then fitted to a growth that noise cannot have (terrain's,
     /// at lags that sparse fixes make long), and it is no model of the noise.
-    func fitNoiseModel(_ series: ElevationSeries) -> (model: NoiseModel, followsLags: Bool)? {
-        let shortest = max(shortestNoiseLagMeters, Self.meanSpacing(series))
-        let (elevations, offset) = measuredElevations(series, lag: shortest)
+    func fitNoiseModel(_ measured: MeasuredElevations) -> (model: NoiseModel, followsLags: Bool)? {
         var lags: [Double] = []
         var variances: [Double] = []
-        var lag = shortest
+        var lag = measured.shortestLag
         var measuredBefore = 0.0
-        while lag <= longestNoiseLagMeters, let measured = Self.residuals(elevations, lag: lag) {
+        while lag <= longestNoiseLagMeters, let chords = Self.residuals(measured.copies, lag: lag) {
             defer { lag *= 2.0.squareRoot() }
             // On evenly spaced fixes two nominal lags can take the same chords: measure each once.
-            if measured.lag <= 1.05 * measuredBefore { continue }
-            measuredBefore = measured.lag
-            var residuals = measured.values
+            if chords.lag <= 1.05 * measuredBefore { continue }
+            measuredBefore = chords.lag
+            var residuals = chords.values
             let half = Self.medianAbsoluteDeviation(&residuals)
             // Half the residuals exactly 0 (elevations rounded on even ground): no spread to fit.
             guard half > 0 else { break }
             let heavy = heavyTails(residuals)
-            let variance = max(1.4826 * 1.4826 * half * half - offset, 1e-12)
+            let variance = max(1.4826 * 1.4826 * half * half - measured.offset, 1e-12)
             // Faster growth than noise can have (at most `noiseGrowthLimit` per doubled lag) since the lag
             // nearest half this one: terrain, even where its residuals look Gaussian (hills everywhere).
             if heavy && lags.count >= 3 { break }
@@ -902,8 +889,11 @@ public struct AscentMethod: Hashable, Sendable {
     /// the terrain, for noise of covariance Σ: mean squared residual − tr Σ/n + 2 tr(HΣ)/n; for white noise
     /// of σ𝑤 that is − σ𝑤² + 2σ𝑤²·mean hat weight), with the noise that smoother leaves if white. For white
     /// noise no smoothing (bandwidth 0, risk σ𝑤², leaving σ𝑤) is a candidate too. The walk up the bandwidths
-    /// stops once the risk has grown twice in a row.
-    func riskMinimizingBandwidth(_ series: ElevationSeries, model: NoiseModel) -> (Double, Double) {
+    /// stops once the risk has grown twice in a row. The risk is counted on `runs` of fixes (by default
+    /// ``evenRuns(_:)``).
+    func riskMinimizingBandwidth(
+        _ series: ElevationSeries, model: NoiseModel, runs: [Range<Int>]? = nil
+    ) -> (Double, Double) {
         let spacing = Self.meanSpacing(series)
         // For white noise, no smoothing is a candidate too: its risk is σ𝑤², and it leaves σ𝑤.
         let unsmoothed = model.correlated == 0 ? model.white * model.white : Double.infinity
@@ -912,7 +902,7 @@ public struct AscentMethod: Hashable, Sendable {
         var previous = Double.infinity
         var bandwidth = spacing
         while bandwidth <= maximumSmoothingMeters && rises < 2 {
-            let estimate = Self.smoothingRisk(series, bandwidth: bandwidth, model: model)
+            let estimate = Self.smoothingRisk(series, bandwidth: bandwidth, model: model, runs: runs)
             if estimate.risk < best.risk { best = (bandwidth, estimate.risk, estimate.residual) }
             rises = estimate.risk > previous ? rises + 1 : 0
             previous = estimate.risk
@@ -921,25 +911,28 @@ public struct AscentMethod: Hashable, Sendable {
         return (best.bandwidth, best.residual)
     }
 
+    /// The fixes the smoother's risk is counted on by default: at most about 10,000 (10 evenly placed runs of
+    /// 1,000 on long lines).
+    static func evenRuns(_ series: ElevationSeries) -> [Range<Int>] {
+        let n = series.count
+        guard n > 10_000 else { return [0..<n] }
+        return (0..<10).map { r in r * (n / 10)..<(r * (n / 10) + 1_000) }
+    }
+
     /// The estimated risk of the smoother of `bandwidth` under noise of `model`, and the standard deviation
     /// of the white part of the noise it leaves (σ𝑤 times the root of the mean sum of squared weights),
-    /// over at most about 10,000 fixes (10 evenly placed runs of 1,000 on long lines).
+    /// counted on `runs` of fixes (by default ``evenRuns(_:)``).
     static func smoothingRisk(
-        _ series: ElevationSeries, bandwidth: Double, model: NoiseModel
+        _ series: ElevationSeries, bandwidth: Double, model: NoiseModel, runs: [Range<Int>]? = nil
     ) -> (risk: Double, residual: Double) {
-        let n = series.count
-        let runs = n <= 10_000 ? 1 : 10
-        let runLength = runs == 1 ? n : 1_000
         var squared = 0.0
         var hat = 0.0
         var weights = 0.0
         var shared = 0.0
         var count = 0
-        for r in 0..<runs {
-            let start = r * (n / runs)
-            Self.fit(
-                series, bandwidth: bandwidth, range: start..<(start + runLength), correlation: model.length
-            ) { i, value, own, norm, correlated in
+        for run in runs ?? evenRuns(series) {
+            Self.fit(series, bandwidth: bandwidth, range: run, correlation: model.length) {
+                i, value, own, norm, correlated in
                 let d = series.elevations[i] - value
                 squared += d * d
                 hat += own
@@ -1110,16 +1103,21 @@ public struct AscentMethod: Hashable, Sendable {
         return out
     }
 
-    /// The first row (c0, c1, c2) of the inverse of the weighted moment matrix [s0 s1 s2; s1 s2 s3; s2 s3 s4]:
-    /// the weight of elevation j in the fitted value is w_j (c0 + c1·u_j + c2·u_j²). Nil when the matrix is
-    /// too near singular (then the fit is a weighted mean).
+    /// The rows of the inverse of the weighted moment matrix [s0 s1 s2; s1 s2 s3; s2 s3 s4]: with the first
+    /// (c0, c1, c2) the weight of elevation j in the fitted value is w_j (c0 + c1·u_j + c2·u_j²); the second and
+    /// third give the local parabola's slope and curvature terms alike. Nil when the matrix is too near singular
+    /// (then the fit is a weighted mean). Inlined, the rows a caller does not use are not computed.
     @inline(__always)
-    static func firstInverseRow(
+    static func inverseMoments(
         _ s0: Double, _ s1: Double, _ s2: Double, _ s3: Double, _ s4: Double
-    ) -> (Double, Double, Double)? {
+    ) -> ((Double, Double, Double), (Double, Double, Double), (Double, Double, Double))? {
         let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
         guard abs(det) > 1e-9 * max(s0 * s2 * s4, 1e-300) else { return nil }
-        return ((s2 * s4 - s3 * s3) / det, (s3 * s2 - s1 * s4) / det, (s1 * s3 - s2 * s2) / det)
+        let (c01, c02, c12) = ((s3 * s2 - s1 * s4) / det, (s1 * s3 - s2 * s2) / det, (s1 * s2 - s0 * s3) / det)
+        return (
+            ((s2 * s4 - s3 * s3) / det, c01, c02), (c01, (s0 * s4 - s2 * s2) / det, c12),
+            (c02, c12, (s0 * s2 - s1 * s1) / det)
+        )
     }
 
     /// The local quadratic fit at each fix of `range` (its neighbours taken from the whole series): calls
@@ -1178,7 +1176,7 @@ public struct AscentMethod: Hashable, Sendable {
                     r2 += wu2 * rho
                 }
             }
-            if hi - lo >= 3, let (c0, c1, c2) = firstInverseRow(s0, s1, s2, s3, s4) {
+            if hi - lo >= 3, let ((c0, c1, c2), _, _) = inverseMoments(s0, s1, s2, s3, s4) {
                 let a = c0 * t0 + c1 * t1 + c2 * t2
                 let norm =
                     norms
@@ -1197,7 +1195,7 @@ public struct AscentMethod: Hashable, Sendable {
         let x = series.distances
         let inverse = 1 / (2 * bandwidth * bandwidth)
         let (window, s) = localMoments(x, at: i, bandwidth: bandwidth)
-        let row = window.count >= 4 ? firstInverseRow(s.0, s.1, s.2, s.3, s.4) : nil
+        let row = window.count >= 4 ? inverseMoments(s.0, s.1, s.2, s.3, s.4)?.0 : nil
         for j in window {
             let d = x[j] - x[i]
             let w = (-d * d * inverse).exponential
