@@ -670,6 +670,14 @@ public struct AscentMethod: Hashable, Sendable {
         var copies: [ElevationSeries]
         var offset: Double
         var shortestLag: Double
+
+        /// s² of chord `residuals` measured on these elevations: their robust spread squared, less the offset
+        /// (at least 10⁻¹² m²).
+        func variance(_ residuals: [Double]) -> Double {
+            var deviations = residuals
+            let s = 1.4826 * AscentMethod.medianAbsoluteDeviation(&deviations)
+            return max(s * s - offset, 1e-12)
+        }
     }
 
     /// The elevations the noise is measured on, and the variance to take off every s² measured on them (computed
@@ -755,7 +763,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// (within ``gaussianTolerance``: noise is Gaussian at every lag, and terrain, which lifts some
     /// residuals and not others, makes the tails heavy where it starts to show) and while s² grows no
     /// faster than noise can (``noiseGrowthLimit`` per doubled lag, from the lag nearest half this one:
-    /// hills everywhere keep the tails Gaussian but not the growth). Over those lags
+    /// hills everywhere keep the tails Gaussian but not the growth; a jump the next lag does not carry on, over
+    /// half and over a quarter of that lag, is the scatter of the estimate, not terrain). Over those lags
     /// s²(h) = σ𝑤² + σ𝑐²·g(h/L) + τ·h⁴ (g: see ``chordResponse(_:)``; τ·h⁴ the terrain's curvature, which a
     /// chord misses by h², where terrain starts to show) is fitted by least squares in relative terms,
     /// weighted by √(h₀/h) for the fewer independent residuals at long lags, with σ𝑤², σ𝑐², τ ≥ 0 for each L
@@ -779,15 +788,19 @@ public struct AscentMethod: Hashable, Sendable {
             guard half > 0 else { break }
             let heavy = heavyTails(residuals)
             let variance = max(1.4826 * 1.4826 * half * half - measured.offset, 1e-12)
-            // Faster growth than noise can have (at most `noiseGrowthLimit` per doubled lag) since the lag
-            // nearest half this one: terrain, even where its residuals look Gaussian (hills everywhere).
             if heavy && lags.count >= 3 { break }
-            if let j = lags.indices.min(by: {
-                abs(log(lags[$0] * 2 / lag)) < abs(log(lags[$1] * 2 / lag))
-            }), lags[j] < 0.8 * lag, lags.count >= 3,
-                variance / variances[j] > noiseGrowthLimit.power(log2(lag / lags[j]))
-            {
-                break
+            // Faster growth than noise can have (at most `noiseGrowthLimit` per doubled lag) since the lag nearest
+            // half this one: terrain, even where its residuals look Gaussian (hills everywhere). Unless that jump
+            // is the scatter of the estimate at the lag it is compared with (a handful of independent residuals:
+            // slow noise over a few kilometres): terrain goes on growing too fast at the next lag, while noise
+            // grows there within the limit over half that lag and over a quarter of it.
+            if lags.count >= 3, growsTooFast(to: (lag, variance), since: 2, lags, variances) {
+                let next = lag * 2.0.squareRoot()
+                guard next <= longestNoiseLagMeters, let after = Self.residuals(measured.copies, lag: next)?.values,
+                    case let v = measured.variance(after),
+                    !growsTooFast(to: (next, v), since: 2, lags + [lag], variances + [variance]),
+                    !growsTooFast(to: (next, v), since: 4, lags, variances)
+                else { break }
             }
             lags.append(lag)
             variances.append(variance)
@@ -828,6 +841,18 @@ public struct AscentMethod: Hashable, Sendable {
         let h = lags[lags.count - 1]
         let slow = model.length > 0 ? model.correlated * model.correlated * Self.chordResponse(h / model.length) : 0
         return (model, model.white * model.white + slow >= variances[variances.count - 1] / 2)
+    }
+
+    /// Whether s² grows faster than noise can (``noiseGrowthLimit`` per doubled lag) from the lag among `lags`
+    /// nearest 1/`since` of `to`'s (when shorter than 0.8 of it) to `to`.
+    func growsTooFast(
+        to scale: (lag: Double, variance: Double), since: Double, _ lags: [Double], _ variances: [Double]
+    ) -> Bool {
+        let target = scale.lag / since
+        guard let j = lags.indices.min(by: { abs(log(lags[$0] / target)) < abs(log(lags[$1] / target)) }),
+            lags[j] < 0.8 * scale.lag
+        else { return false }
+        return scale.variance / variances[j] > noiseGrowthLimit.power(log2(scale.lag / lags[j]))
     }
 
     /// The variance of a chord residual at lag h (scaled as for white noise) of unit exponentially correlated

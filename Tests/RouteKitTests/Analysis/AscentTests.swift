@@ -380,6 +380,28 @@ struct SeededRandom: RandomNumberGenerator {
         slowGPSNoiseInWholeMetresIsToldFromRollingHills(seed: seed, spacing: 11...13)
     }
 
+    @Test(arguments: [UInt64(2), 11, 13, 15, 38])
+    func sparseSlowGPSNoiseOnALongDescentAddsNoClimbs(seed: UInt64) {
+        // 140 m down over 12 km, then flat, under GPS noise of 4 m correlated over 78 m plus 0.5 m white, in whole
+        // metres every 11–13 m. The spread at one short lag came out low by chance (a handful of independent
+        // residuals), the next lags' growth from it looked faster than noise, and the fit stopped there: 2.7 m of
+        // noise, and 20–38 m of climbing counted on these seeds (none now). On seeds 1–40: climbing on 27 tracks,
+        // median 10 m, most 47 m → on 6, median 0 m, most 31 m.
+        var random = SeededRandom(state: seed)
+        let terrain: (Double) -> Double = { x in 400 + self.bump(x, centre: 0, length: 24_000, height: 140) }
+        var noise = 4 * random.gaussian()
+        var previous = 0.0
+        let s = fixes(length: 15_000, spacing: 11...13, random: &random) { x, random in
+            let rho = exp(-(x - previous) / 78)
+            noise = rho * noise + (1 - rho * rho).squareRoot() * 4 * random.gaussian()
+            previous = x
+            return (terrain(x) + noise + 0.5 * random.gaussian()).rounded()
+        }
+        let result = AscentMethod.standard.ascentDescent(of: s)
+        #expect(result.ascentMeters < 10, "\(result.ascentMeters) m of climbing")
+        #expect(abs(result.descentMeters - 140) < 0.15 * 140, "\(result.descentMeters) m of descent")
+    }
+
     @Test(arguments: [UInt64(1), 2, 3])
     func slowGPSNoiseInWholeMetresOnDenseFixesIsMeasuredThroughTheRounding(seed: UInt64) {
         // A fix every 1–5 m. A third of consecutive fixes round alike, and the spread of the chords' residuals
