@@ -186,39 +186,76 @@ private final class Tiles {
         return (Double(chars[0] == UInt8(ascii: "N") ? lat : -lat), Double(chars[3] == UInt8(ascii: "E") ? lon : -lon))
     }
 
+    /// The elevation at `coordinate`: from a tile that has it between its sample centres, else from a tile that
+    /// covers it in the half pixel beyond its outer centres, interpolated across the seam with the samples of the
+    /// tiles next to it (as one raster of all the tiles would be); nil where no tile covers it.
     func elevation(at coordinate: Coordinate) throws(ElevationModelError) -> Double? {
-        if let lastHit, let e = try elevation(at: coordinate, from: lastHit, needCentres: true) { return e }
-        let candidates: [Int]
+        if let lastHit, let p = try pixel(of: coordinate, in: lastHit),
+            entries[lastHit].tile?.coversBetweenSamples(p) == true
+        {
+            return try entries[lastHit].tile?.elevation(at: p)
+        }
+        var onEdge: (index: Int, p: (x: Double, y: Double))?
+        for index in candidates(for: coordinate) {
+            guard let p = try pixel(of: coordinate, in: index), let tile = entries[index].tile, tile.covers(p) else {
+                continue
+            }
+            if tile.coversBetweenSamples(p) {
+                lastHit = index
+                return try tile.elevation(at: p)
+            }
+            if onEdge == nil { onEdge = (index, p) }
+        }
+        guard let onEdge, let tile = entries[onEdge.index].tile else { return nil }
+        lastHit = onEdge.index
+        return try tile.elevation(at: onEdge.p) { (i, j) throws(ElevationModelError) in
+            try self.sample(i, j, beyond: onEdge.index)
+        }
+    }
+
+    /// The entries whose bounds contain `coordinate`.
+    private func candidates(for coordinate: Coordinate) -> [Int] {
+        let indices: [Int]
         if entries.count == 1 {
-            candidates = [0]
+            indices = [0]
         } else {
             let lat = Int(coordinate.latitude.rounded(.down))
             let lon = Int(coordinate.longitude.rounded(.down))
-            candidates = byCell[Self.cell(lat, lon)] ?? []
+            indices = byCell[Self.cell(lat, lon)] ?? []
         }
-        var onEdge: Int?
-        for index in candidates where index != lastHit || entries.count == 1 {
-            let e = entries[index]
-            guard coordinate.longitude >= e.west, coordinate.longitude <= e.east, coordinate.latitude >= e.south,
-                coordinate.latitude <= e.north
-            else { continue }
-            if let value = try elevation(at: coordinate, from: index, needCentres: true) {
-                lastHit = index
-                return value
-            }
-            if onEdge == nil { onEdge = index }
+        return indices.filter {
+            let e = entries[$0]
+            return coordinate.longitude >= e.west && coordinate.longitude <= e.east && coordinate.latitude >= e.south
+                && coordinate.latitude <= e.north
         }
-        // Between the outer sample centres of every tile that covers it: the nearest edge samples answer.
-        if let onEdge { return try elevation(at: coordinate, from: onEdge, needCentres: false) }
-        return nil
     }
 
-    /// The elevation from entry `index`, opening its tile when first needed; nil when it does not cover the
-    /// position (between sample centres, when `needCentres`).
-    private func elevation(
-        at coordinate: Coordinate, from index: Int, needCentres: Bool
-    ) throws(ElevationModelError)
-        -> Double?
+    /// Sample `i`, `j` of the tile of entry `index`, which lies beyond its edge, in metres from the tile next to
+    /// it that covers the sample's centre (one that has it between its own sample centres first).
+    private func sample(_ i: Int, _ j: Int, beyond index: Int) throws(ElevationModelError) -> RasterTile.SampleBeyond {
+        guard let centre = entries[index].tile?.sampleCentre(i, j) else { return .uncovered }
+        var onEdge: (tile: RasterTile, p: (x: Double, y: Double))?
+        for other in candidates(for: centre) where other != index {
+            guard let p = try pixel(of: centre, in: other), let tile = entries[other].tile, tile.covers(p) else {
+                continue
+            }
+            // A sample centre of an aligned grid, to rounding.
+            let tolerance = 1e-6
+            if p.x >= 0.5 - tolerance, p.x <= Double(tile.width) - 0.5 + tolerance, p.y >= 0.5 - tolerance,
+                p.y <= Double(tile.height) - 0.5 + tolerance
+            {
+                onEdge = (tile, p)
+                break
+            }
+            if onEdge == nil { onEdge = (tile, p) }
+        }
+        guard let onEdge else { return .uncovered }
+        return try onEdge.tile.metres(at: onEdge.p).map { .metres($0) } ?? .noData
+    }
+
+    /// The fractional pixel coordinates of `coordinate` in the tile of entry `index`, opening the tile when first
+    /// needed; nil when PROJ cannot put the position into the tile's CRS.
+    private func pixel(of coordinate: Coordinate, in index: Int) throws(ElevationModelError) -> (x: Double, y: Double)?
     {
         let tile: RasterTile
         if let open = entries[index].tile {
@@ -227,9 +264,6 @@ private final class Tiles {
             tile = try RasterTile(path: entries[index].path)
             entries[index].tile = tile
         }
-        guard let p = tile.pixel(of: coordinate),
-            needCentres ? tile.coversBetweenSamples(p) : tile.covers(p)
-        else { return nil }
-        return try tile.elevation(at: p)
+        return tile.pixel(of: coordinate)
     }
 }

@@ -37,6 +37,28 @@ enum DEMFixture {
         100 + (c.longitude - 13) * 1200 - 2 * (47 - c.latitude) * 1200
     }
 
+    /// Writes an ESRI ASCII grid (a raster GDAL reads without a sidecar, in degrees when it has no `.prj`) of
+    /// `columns` × `rows` cells of `cell` degrees from `west`, `south`, each cell's value `value` at its centre.
+    @discardableResult
+    static func asciiGrid(
+        west: Double, south: Double, cell: Double, columns: Int, rows: Int, in folder: URL, name: String,
+        value: (Coordinate) -> Double
+    ) throws -> String {
+        var grid = "ncols \(columns)\nnrows \(rows)\nxllcorner \(west)\nyllcorner \(south)\ncellsize \(cell)\n"
+        grid += "NODATA_value -9999\n"
+        for row in 0..<rows {
+            let lat = south + (Double(rows - row) - 0.5) * cell
+            grid +=
+                (0..<columns).map {
+                    String(value(Coordinate(latitude: lat, longitude: west + (Double($0) + 0.5) * cell)))
+                }
+                .joined(separator: " ") + "\n"
+        }
+        let path = folder.appendingPathComponent(name).path
+        try Data(grid.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     /// The plane's samples in the tile at `lat`, `lon`.
     static func planeSample(lat: Int, lon: Int) -> (Int, Int) -> Int16 {
         { i, j in Int16(100 + (lon - 13) * 1200 + i - 2 * ((47 - (lat + 1)) * 1200 + j)) }
@@ -81,6 +103,36 @@ enum DEMFixture {
         }
         #expect(try model.elevation(at: Coordinate(latitude: 46.5, longitude: 15.5)) == nil)
         #expect(try model.elevation(at: Coordinate(latitude: 47.5, longitude: 13.5)) == nil)
+    }
+
+    @Test func tilesThatAbutAreInterpolatedAcrossTheirSeams() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Four tiles of 10 × 10 cells of 0.01° meeting at 13.1° E, 46.1° N, without a shared sample (as
+        // Copernicus GLO-30's): between the last sample centres of two tiles, only both give the plane.
+        func plane(_ c: Coordinate) -> Double { 100 + 100 * (c.longitude - 13) + 50 * (c.latitude - 46) }
+        for (west, south) in [(13.0, 46.0), (13.1, 46.0), (13.0, 46.1), (13.1, 46.1)] {
+            try DEMFixture.asciiGrid(
+                west: west, south: south, cell: 0.01, columns: 10, rows: 10, in: folder,
+                name: "tile_\(Int(west * 10))_\(Int(south * 10)).asc", value: plane)
+        }
+        let model = try ElevationModel(path: folder.path)
+        // A track across the seams both ways, near the corner where the four meet, and back.
+        let points = [
+            (46.05, 13.05), (46.05, 13.0972), (46.05, 13.0991), (46.05, 13.1), (46.05, 13.1004), (46.05, 13.1031),
+            (46.05, 13.15), (46.0998, 13.1003), (46.1002, 13.0996), (46.1049, 13.0951), (46.1, 13.1),
+            (46.0961, 13.1049), (46.15, 13.1004), (46.15, 13.0999), (46.0999, 13.05), (46.1001, 13.15),
+        ]
+        for (lat, lon) in points + points.reversed() {
+            let c = Coordinate(latitude: lat, longitude: lon)
+            let e = try #require(try model.elevation(at: c), "\(lat), \(lon) not covered")
+            #expect(abs(e - plane(c)) < 0.002, "\(lat), \(lon): \(e) against \(plane(c))")
+        }
+        // Beyond the mosaic's outer sample centres the edge samples stand in, as in one raster; beyond it, nothing.
+        let edge = Coordinate(latitude: 46.05, longitude: 13.002)
+        #expect(try model.elevation(at: edge) == 100 + 0.5 + 50 * 0.05)
+        #expect(try model.elevation(at: Coordinate(latitude: 46.05, longitude: 12.998)) == nil)
+        #expect(try model.elevation(at: Coordinate(latitude: 46.201, longitude: 13.15)) == nil)
     }
 
     @Test func samplesWithoutDataDropOut() throws {
