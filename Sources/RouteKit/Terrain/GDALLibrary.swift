@@ -140,11 +140,17 @@ struct GDALLibrary: @unchecked Sendable {
 
     /// Silences GDAL's messages to standard error (errors reach the caller as ``ElevationModelError``),
     /// registers its drivers, and turns network access off, so that a VRT cannot make a DEM fetch anything.
+    ///
+    /// GDAL lists a raster's folder when it opens it, to find its sidecar files, unless told not to: in a
+    /// folder of thousands of tiles that is a listing of thousands of names for every tile. `TRUE` skips the
+    /// listing but still looks for each sidecar by its name (`.aux.xml` with scale, offset, unit and no-data
+    /// value; `.tfw` and other world files; ESRI's `.hdr`, without which a `.bil` or `.flt` is not a raster);
+    /// `EMPTY_DIR` would skip the sidecars too.
     private func prepare() {
         _ = setErrorHandler(quietErrorHandler)
         setConfigOption("GDAL_HTTP_TIMEOUT", "1")
         setConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", ".not-fetched")
-        setConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "EMPTY_DIR")
+        setConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "TRUE")
         allRegister()
         for name in ["HTTP", "WMS", "WMTS", "WCS", "DAAS", "EEDAI", "PLMosaic", "OGCAPI", "NGW", "STACTA", "STACIT"] {
             guard let driver = driverByName(name) else { continue }

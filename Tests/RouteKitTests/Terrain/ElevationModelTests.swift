@@ -38,14 +38,15 @@ enum DEMFixture {
     }
 
     /// Writes an ESRI ASCII grid (a raster GDAL reads without a sidecar, in degrees when it has no `.prj`) of
-    /// `columns` × `rows` cells of `cell` degrees from `west`, `south`, each cell's value `value` at its centre.
+    /// `columns` × `rows` cells of `cell` degrees from `west`, `south`, each cell's value `value` at its centre;
+    /// `noData` in its header when given.
     @discardableResult
     static func asciiGrid(
         west: Double, south: Double, cell: Double, columns: Int, rows: Int, in folder: URL, name: String,
-        value: (Coordinate) -> Double
+        noData: Double? = -9999, value: (Coordinate) -> Double
     ) throws -> String {
         var grid = "ncols \(columns)\nnrows \(rows)\nxllcorner \(west)\nyllcorner \(south)\ncellsize \(cell)\n"
-        grid += "NODATA_value -9999\n"
+        if let noData { grid += "NODATA_value \(noData)\n" }
         for row in 0..<rows {
             let lat = south + (Double(rows - row) - 0.5) * cell
             grid +=
@@ -133,6 +134,48 @@ enum DEMFixture {
         #expect(try model.elevation(at: edge) == 100 + 0.5 + 50 * 0.05)
         #expect(try model.elevation(at: Coordinate(latitude: 46.05, longitude: 12.998)) == nil)
         #expect(try model.elevation(at: Coordinate(latitude: 46.201, longitude: 13.15)) == nil)
+    }
+
+    @Test func sidecarFilesAreRead() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // ESRI's float grid: the samples in the .flt, their grid and no-data value in the .hdr beside it.
+        var floats = [Float](repeating: 250, count: 16)
+        floats[5] = -9999
+        try Data(floats.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) })
+            .write(to: folder.appendingPathComponent("grid.flt"))
+        let header =
+            "ncols 4\nnrows 4\nxllcorner 13\nyllcorner 46\ncellsize 0.01\nnodata_value -9999\nbyteorder LSBFIRST\n"
+        try Data(header.utf8).write(to: folder.appendingPathComponent("grid.hdr"))
+        let grid = try ElevationModel(path: folder.appendingPathComponent("grid.flt").path)
+        #expect(try grid.elevation(at: Coordinate(latitude: 46.035, longitude: 13.005)) == 250)
+        #expect(try grid.elevation(at: Coordinate(latitude: 46.025, longitude: 13.015)) == nil)
+
+        // Scale, offset and unit in GDAL's .aux.xml: (10 + 0.5 × 100) feet.
+        let sub = folder.appendingPathComponent("aux")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let ascii = try DEMFixture.asciiGrid(
+            west: 13, south: 46, cell: 0.01, columns: 4, rows: 4, in: sub, name: "feet.asc", value: { _ in 100 })
+        let aux = """
+            <PAMDataset><PAMRasterBand band="1"><UnitType>ft</UnitType><Offset>10</Offset><Scale>0.5</Scale>\
+            </PAMRasterBand></PAMDataset>
+            """
+        try Data(aux.utf8).write(to: URL(fileURLWithPath: ascii + ".aux.xml"))
+        let feet = try ElevationModel(path: ascii)
+        #expect(try feet.elevation(at: Coordinate(latitude: 46.035, longitude: 13.035)) == 18.288)
+        // The same from a folder of tiles.
+        let inFolder = try ElevationModel(path: sub.path)
+        #expect(try inFolder.elevation(at: Coordinate(latitude: 46.035, longitude: 13.035)) == 18.288)
+
+        // A world file places an image that has no position of its own; its no-data value is in the .aux.xml.
+        let image = try Fixture.write(Array("P5\n2 2\n255\n".utf8) + [10, 20, 30, 40], name: "image.pgm", in: folder)
+        try Data("0.01\n0\n0\n-0.01\n13.005\n46.995\n".utf8).write(to: folder.appendingPathComponent("image.wld"))
+        let noData = #"<PAMDataset><PAMRasterBand band="1"><NoDataValue>40</NoDataValue></PAMRasterBand></PAMDataset>"#
+        try Data(noData.utf8).write(to: URL(fileURLWithPath: image + ".aux.xml"))
+        let placed = try ElevationModel(path: image)
+        #expect(try placed.elevation(at: Coordinate(latitude: 46.995, longitude: 13.005)) == 10)
+        #expect(try placed.elevation(at: Coordinate(latitude: 46.985, longitude: 13.005)) == 30)
+        #expect(try placed.elevation(at: Coordinate(latitude: 46.985, longitude: 13.015)) == nil)
     }
 
     @Test func samplesWithoutDataDropOut() throws {
