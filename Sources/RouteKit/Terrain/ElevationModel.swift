@@ -26,6 +26,9 @@ public final class ElevationModel: @unchecked Sendable {
         public var notCovered = 0
         /// The first of those.
         public var firstNotCovered: Coordinate?
+        /// Tracks and routes some of whose points kept their recorded elevations (not covered, or left as they
+        /// were by ``Mode/fill``): their elevations are not all the model's.
+        public var linesKeepingRecordedElevations = 0
 
         public init() {}
 
@@ -43,6 +46,7 @@ public final class ElevationModel: @unchecked Sendable {
         public mutating func add(_ other: Tally) {
             fromModel += other.fromModel
             notCovered += other.notCovered
+            linesKeepingRecordedElevations += other.linesKeepingRecordedElevations
             if firstNotCovered == nil { firstNotCovered = other.firstNotCovered }
         }
     }
@@ -82,15 +86,24 @@ public final class ElevationModel: @unchecked Sendable {
 
     /// ``apply(to:mode:tally:)``, with the lock held.
     private func setElevations(of track: inout Track, mode: Mode, tally: inout Tally) throws(ElevationModelError) {
+        var recordedKept = false
         for s in track.segments.indices {
             for p in track.segments[s].points.indices {
                 let point = track.segments[s].points[p]
-                guard mode == .replace || point.elevation == nil else { continue }
+                guard mode == .replace || point.elevation == nil else {
+                    recordedKept = true
+                    continue
+                }
                 let e = try tiles.elevation(at: point.coordinate)
                 tally.count(e, at: point.coordinate)
-                if let e { track.segments[s].points[p].elevation = e }
+                if let e {
+                    track.segments[s].points[p].elevation = e
+                } else if point.elevation != nil {
+                    recordedKept = true
+                }
             }
         }
+        if recordedKept { tally.linesKeepingRecordedElevations += 1 }
     }
 
 }

@@ -178,6 +178,58 @@ enum DEMFixture {
         #expect(try placed.elevation(at: Coordinate(latitude: 46.985, longitude: 13.015)) == nil)
     }
 
+    @Test func aLineThatKeepsRecordedElevationsIsMeasuredAsRecordedData() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = try ElevationModel(
+            path: try DEMFixture.hgt(lat: 46, lon: 13, in: folder, value: DEMFixture.planeSample(lat: 46, lon: 13)))
+        // 2,000 fixes 5 m apart along a parallel, recorded with noise of ±5 m: one line on the DEM, one off it.
+        var random = SeededRandom(state: 7)
+        func line(latitude: Double) -> [TrackPoint] {
+            (0..<2000).map { k in
+                TrackPoint(
+                    coordinate: Coordinate(latitude: latitude, longitude: 13.2 + Double(k) * 0.000065),
+                    elevation: 500 + Double.random(in: -5...5, using: &random))
+            }
+        }
+        let (on, off) = (line(latitude: 46.5), line(latitude: 45.5))
+        func feed(_ lines: [[TrackPoint]], into handler: GPXHandler) throws {
+            for points in lines {
+                try handler.beginTrack()
+                try handler.beginSegment()
+                for p in points { try handler.trackPoint(p) }
+                try handler.endSegment()
+                try handler.endTrack(Details())
+            }
+        }
+        // Exact data on the line the DEM covers; the other's recorded noise measured as such, across threads.
+        let collector = StatisticsCollector(method: .exact)
+        collector.methodForRecordedElevations = .standard
+        let pipeline = GPXPipeline(into: collector)
+        let handler = ElevationModelHandler(model: model, into: pipeline)
+        try feed([on, off], into: handler)
+        try pipeline.finish()
+        #expect(handler.tally.linesKeepingRecordedElevations == 1)
+        let rise = DEMFixture.plane(on[1999].coordinate) - DEMFixture.plane(on[0].coordinate)
+        #expect(abs(try #require(collector.tracks[0].ascent).ascentMeters - rise) < 0.01)
+        let standard = StatisticsCollector(method: .standard)
+        let exact = StatisticsCollector(method: .exact)
+        try feed([off], into: standard)
+        try feed([off], into: exact)
+        let measured = try #require(collector.tracks[1].ascent)
+        #expect(measured == standard.tracks[0].ascent)
+        #expect(measured.ascentMeters * 10 < (exact.tracks[0].ascent?.ascentMeters ?? 0))
+
+        // The same count for a track in memory.
+        var tally = ElevationModel.Tally()
+        var inMemory = Track(segments: [TrackSegment(points: on)])
+        try model.apply(to: &inMemory, mode: .replace, tally: &tally)
+        #expect(tally.linesKeepingRecordedElevations == 0)
+        inMemory = Track(segments: [TrackSegment(points: on), TrackSegment(points: off)])
+        try model.apply(to: &inMemory, mode: .replace, tally: &tally)
+        #expect(tally.linesKeepingRecordedElevations == 1)
+    }
+
     @Test func samplesWithoutDataDropOut() throws {
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
