@@ -51,7 +51,7 @@ public final class ElevationModel: @unchecked Sendable {
         }
     }
 
-    /// The extensions of the raster files a folder is searched for (`.hgt.zip` counts as `.hgt`).
+    /// The extensions of the raster files a folder is searched for (`.hgt.zip` and `.hgt.gz` count as `.hgt`).
     public static let tileExtensions: Set<String> = [
         "hgt", "tif", "tiff", "vrt", "img", "asc", "bil", "flt", "dem", "dt0", "dt1", "dt2",
     ]
@@ -179,7 +179,7 @@ private final class Tiles {
                 }
                 let name = item.name.lowercased()
                 var ext = name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? ""
-                if ext == "zip", name.hasSuffix(".hgt.zip") { ext = "hgt" }
+                if ext == "zip" || ext == "gz", name.hasSuffix(".hgt." + ext) { ext = "hgt" }
                 if ElevationModel.tileExtensions.contains(ext) { found.append(itemPath) }
             }
         }
@@ -187,7 +187,8 @@ private final class Tiles {
         return found.sorted()
     }
 
-    /// The south-west corner of an SRTM tile named like `N46E013.hgt` or `s09w078.SRTMGL1.hgt.zip`.
+    /// The south-west corner of an SRTM tile named like `N46E013.hgt`, `N46E013.hgt.gz` or
+    /// `s09w078.SRTMGL1.hgt.zip`.
     static func srtmDegree(_ name: String) -> (lat: Double, lon: Double)? {
         let chars = Array(name.uppercased().utf8.prefix(7))
         guard chars.count == 7, chars[0] == UInt8(ascii: "N") || chars[0] == UInt8(ascii: "S"),

@@ -151,6 +151,8 @@ struct GDALLibrary: @unchecked Sendable {
         setConfigOption("GDAL_HTTP_TIMEOUT", "1")
         setConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", ".not-fetched")
         setConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "TRUE")
+        // Reading a .gz would otherwise leave a .properties file beside it (an index for later seeks).
+        setConfigOption("CPL_VSIL_GZIP_WRITE_PROPERTIES", "NO")
         allRegister()
         for name in ["HTTP", "WMS", "WMTS", "WCS", "DAAS", "EEDAI", "PLMosaic", "OGCAPI", "NGW", "STACTA", "STACIT"] {
             guard let driver = driverByName(name) else { continue }

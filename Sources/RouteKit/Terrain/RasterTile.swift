@@ -44,11 +44,13 @@ final class RasterTile {
         }
     }
 
-    /// Opens the raster at `path` (its first band).
+    /// Opens the raster at `path` (its first band); a gzipped one (`N46E013.hgt.gz`, as the AWS "skadi" tiles
+    /// are) through GDAL's `/vsigzip/`.
     init(path: String) throws(ElevationModelError) {
         let gdal = try GDALLibrary.loaded(for: path)
+        let name = path.lowercased().hasSuffix(".gz") && !path.hasPrefix("/vsi") ? "/vsigzip/" + path : path
         // NULL on error, with the reason in GDAL's last message.
-        guard let dataset = gdal.openEx(path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, nil, nil) else {
+        guard let dataset = gdal.openEx(name, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, nil, nil) else {
             throw .notARaster(path: path, reason: gdal.lastError(or: "GDAL knows no raster format for it"))
         }
         var ready = false

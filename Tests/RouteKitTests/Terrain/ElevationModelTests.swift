@@ -37,6 +37,31 @@ enum DEMFixture {
         100 + (c.longitude - 13) * 1200 - 2 * (47 - c.latitude) * 1200
     }
 
+    /// `bytes` in the gzip format, in stored (uncompressed) deflate blocks: a .gz file without a compressor.
+    static func gzip(_ bytes: [UInt8]) -> [UInt8] {
+        var table = [UInt32](repeating: 0, count: 256)
+        for n in 0..<256 {
+            var c = UInt32(n)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            table[n] = c
+        }
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in bytes { crc = table[Int((crc ^ UInt32(b)) & 0xFF)] ^ (crc >> 8) }
+        crc ^= 0xFFFF_FFFF
+        func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        var out: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3]
+        var start = 0
+        repeat {
+            let end = min(start + 65_535, bytes.count)
+            let length = UInt16(end - start)
+            out += [end == bytes.count ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8)]
+            out += [UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            out += bytes[start..<end]
+            start = end
+        } while start < bytes.count
+        return out + le32(crc) + le32(UInt32(truncatingIfNeeded: bytes.count))
+    }
+
     /// Writes an ESRI ASCII grid (a raster GDAL reads without a sidecar, in degrees when it has no `.prj`) of
     /// `columns` × `rows` cells of `cell` degrees from `west`, `south`, each cell's value `value` at its centre;
     /// `noData` in its header when given.
@@ -228,6 +253,36 @@ enum DEMFixture {
         inMemory = Track(segments: [TrackSegment(points: on), TrackSegment(points: off)])
         try model.apply(to: &inMemory, mode: .replace, tally: &tally)
         #expect(tally.linesKeepingRecordedElevations == 1)
+    }
+
+    @Test func gzippedSRTMTilesAreRead() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tiles = folder.appendingPathComponent("skadi/N46")
+        try FileManager.default.createDirectory(at: tiles, withIntermediateDirectories: true)
+        for lon in [13, 14] {
+            let plain = try DEMFixture.hgt(
+                lat: 46, lon: lon, in: folder, value: DEMFixture.planeSample(lat: 46, lon: lon))
+            let gzipped = tiles.appendingPathComponent(String(format: "N46E%03d.hgt.gz", lon))
+            try Data(DEMFixture.gzip(Array(try Data(contentsOf: URL(fileURLWithPath: plain))))).write(to: gzipped)
+            try FileManager.default.removeItem(atPath: plain)
+        }
+        let model = try ElevationModel(path: folder.path)
+        for (lat, lon) in [(46.5, 13.5), (46.25, 14.0), (46.7, 14.9)] {
+            let c = Coordinate(latitude: lat, longitude: lon)
+            let e = try #require(try model.elevation(at: c), "\(lat), \(lon)")
+            #expect(abs(e - DEMFixture.plane(c)) < 0.001, "\(lat), \(lon): \(e)")
+        }
+        let single = try ElevationModel(path: tiles.appendingPathComponent("N46E014.hgt.gz").path)
+        #expect(
+            try single.elevation(at: Coordinate(latitude: 46.5, longitude: 14.5))
+                == DEMFixture.plane(
+                    Coordinate(latitude: 46.5, longitude: 14.5)))
+        // Nothing is left beside the tiles (GDAL would write an index of the .gz).
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: tiles.path).sorted() == [
+                "N46E013.hgt.gz", "N46E014.hgt.gz",
+            ])
     }
 
     @Test func samplesWithoutDataDropOut() throws {
