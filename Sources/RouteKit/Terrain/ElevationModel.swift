@@ -154,10 +154,15 @@ private final class Tiles {
         for (index, e) in entries.enumerated() {
             guard [e.south, e.north, e.west, e.east].allSatisfy(\.isFinite) else { continue }
             let (south, north) = (degree(e.south, 90), degree(e.north, 90))
-            let (west, east) = (degree(e.west, 180), degree(e.east, 180))
-            guard south <= north, west <= east else { continue }
-            for lat in south...north {
-                for lon in west...east { byCell[Self.cell(lat, lon), default: []].append(index) }
+            // Longitudes past ±180° (a raster in 0…360°) are found a turn back too.
+            for turn in [0.0, -360, 360] where e.west + turn <= 180 && e.east + turn >= -180 {
+                let (west, east) = (degree(e.west + turn, 180), degree(e.east + turn, 180))
+                guard south <= north, west <= east else { continue }
+                for lat in south...north {
+                    for lon in west...east where !(byCell[Self.cell(lat, lon)]?.last == index) {
+                        byCell[Self.cell(lat, lon), default: []].append(index)
+                    }
+                }
             }
         }
     }
@@ -233,14 +238,15 @@ private final class Tiles {
         if entries.count == 1 {
             indices = [0]
         } else {
-            let lat = Int(coordinate.latitude.rounded(.down))
-            let lon = Int(coordinate.longitude.rounded(.down))
+            let lat = Int(min(max(coordinate.latitude, -90), 90).rounded(.down))
+            let lon = Int(min(max(coordinate.longitude, -180), 180).rounded(.down))
             indices = byCell[Self.cell(lat, lon)] ?? []
         }
+        let lon = coordinate.longitude
         return indices.filter {
             let e = entries[$0]
-            return coordinate.longitude >= e.west && coordinate.longitude <= e.east && coordinate.latitude >= e.south
-                && coordinate.latitude <= e.north
+            return coordinate.latitude >= e.south && coordinate.latitude <= e.north
+                && [lon, lon + 360, lon - 360].contains { $0 >= e.west && $0 <= e.east }
         }
     }
 

@@ -65,6 +65,7 @@ struct GDALLibrary: @unchecked Sendable {
     let importFromEPSG: @convention(c) (OGRSpatialReferenceH?, Int32) -> OGRErr
     let setAxisMappingStrategy: @convention(c) (OGRSpatialReferenceH?, OSRAxisMappingStrategy) -> Void
     let isSame: @convention(c) (OGRSpatialReferenceH?, OGRSpatialReferenceH?) -> Int32
+    let isGeographic: @convention(c) (OGRSpatialReferenceH?) -> Int32
     let newTransformation:
         @convention(c) (OGRSpatialReferenceH?, OGRSpatialReferenceH?) -> OGRCoordinateTransformationH?
     let destroyTransformation: @convention(c) (OGRCoordinateTransformationH?) -> Void
@@ -130,6 +131,7 @@ struct GDALLibrary: @unchecked Sendable {
         importFromEPSG = try library.function("OSRImportFromEPSG")
         setAxisMappingStrategy = try library.function("OSRSetAxisMappingStrategy")
         isSame = try library.function("OSRIsSame")
+        isGeographic = try library.function("OSRIsGeographic")
         newTransformation = try library.function("OCTNewCoordinateTransformation")
         destroyTransformation = try library.function("OCTDestroyCoordinateTransformation")
         transformationSource = try library.function("OCTGetSourceCS")

@@ -18,6 +18,8 @@ final class RasterTile {
     private let geotransform: [Double]
     private let inverse: [Double]
     private let transformation: OGRCoordinateTransformationH?
+    /// True for a raster in longitude and latitude, whose longitudes may run on past ±180° (0…360°).
+    private let geographic: Bool
     /// From the raster's CRS back to WGS84, made when first needed.
     private var backward: OGRCoordinateTransformationH?
     private let noData: Float?
@@ -70,6 +72,7 @@ final class RasterTile {
             throw .notGeoreferenced(path: path, reason: "a geotransform that cannot be inverted")
         }
         transformation = try Self.transformation(for: dataset, geotransform, width, height, path: path, gdal: gdal)
+        geographic = transformation.map { gdal.isGeographic(gdal.transformationTarget($0)) != 0 } ?? true
         var has: Int32 = 0
         let noData = gdal.noDataValue(band, &has)
         self.noData = has != 0 && noData.isFinite ? Float(noData) : nil
@@ -156,17 +159,21 @@ final class RasterTile {
     }
 
     /// The fractional pixel coordinates of a position (0…width across the raster), or nil when PROJ cannot
-    /// transform it into the raster's CRS.
+    /// transform it into the raster's CRS. A position off a raster in longitude and latitude is tried 360° east
+    /// and west too, for a raster whose longitudes run on past ±180° (0…360°, or across the antimeridian).
     func pixel(of coordinate: Coordinate) -> (x: Double, y: Double)? {
         var x = coordinate.longitude
         var y = coordinate.latitude
         if let transformation {
             guard gdal.transform(transformation, 1, &x, &y, nil) != 0, x.isFinite, y.isFinite else { return nil }
         }
-        return (
-            inverse[0] + x * inverse[1] + y * inverse[2],
-            inverse[3] + x * inverse[4] + y * inverse[5]
-        )
+        let p = (x: inverse[0] + x * inverse[1] + y * inverse[2], y: inverse[3] + x * inverse[4] + y * inverse[5])
+        guard geographic, !covers(p) else { return p }
+        for turn in [360.0, -360.0] {
+            let wrapped = (x: p.x + turn * inverse[1], y: p.y + turn * inverse[4])
+            if covers(wrapped) { return wrapped }
+        }
+        return p
     }
 
     /// True when the pixel coordinates lie on the raster.

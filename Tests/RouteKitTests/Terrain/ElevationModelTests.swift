@@ -285,6 +285,37 @@ enum DEMFixture {
             ])
     }
 
+    @Test func longitudesPast180DegreesAreATurnAway() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Rasters in degrees across the antimeridian (179.9° to 180.1°) and in 0…360° (77° W as 283°), each on a
+        // plane that rises 10 m a thousandth of a degree east from its west edge.
+        func plane(_ west: Double) -> (Coordinate) -> Double {
+            { c in 100 + 10_000 * (c.longitude - west) + 10 * c.latitude }
+        }
+        let across = try DEMFixture.asciiGrid(
+            west: 179.9, south: -17.1, cell: 0.01, columns: 20, rows: 20, in: folder, name: "across.asc",
+            value: plane(179.9))
+        let sub = folder.appendingPathComponent("tiles")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try DEMFixture.asciiGrid(
+            west: 282.9, south: -11.1, cell: 0.01, columns: 20, rows: 20, in: sub, name: "west.asc", value: plane(282.9)
+        )
+        let cases: [(String, Double, Double, Double, Double)] = [
+            (across, 179.9, -17.0, 179.95, 179.95), (across, 179.9, -17.0, -179.95, 180.05),
+            (across, 179.9, -16.95, -179.9055, 180.0945), (sub.path, 282.9, -11.0, -77.05, 282.95),
+            (sub.path, 282.9, -10.955, -76.9449, 283.0551),
+        ]
+        for (path, west, lat, lon, inRaster) in cases {
+            let e = try #require(
+                try ElevationModel(path: path).elevation(at: Coordinate(latitude: lat, longitude: lon)))
+            let expected = plane(west)(Coordinate(latitude: lat, longitude: inRaster))
+            #expect(abs(e - expected) < 0.002, "\(lat), \(lon): \(e) against \(expected)")
+        }
+        #expect(try ElevationModel(path: across).elevation(at: Coordinate(latitude: -17, longitude: -179.8)) == nil)
+        #expect(try ElevationModel(path: sub.path).elevation(at: Coordinate(latitude: -11, longitude: 76.95)) == nil)
+    }
+
     @Test func samplesWithoutDataDropOut() throws {
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
