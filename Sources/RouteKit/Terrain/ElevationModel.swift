@@ -5,10 +5,13 @@ import Glibc
 ///
 /// The raster's own geotransform and CRS place its samples (any CRS PROJ knows); no-data samples are left
 /// out. A folder's tiles are found by name and opened when a position first needs them, each once: SRTM
-/// tiles by the degree in their name (`N46E013.hgt`, also zipped), other rasters by their extent, read from
-/// their header when the folder is opened. Samples are read in windows of 256 × 256, each read once and
-/// kept (the least recently used are dropped beyond 64 MiB a tile). Safe to use from several threads: the
-/// lookups take turns under a ``Lock``.
+/// tiles by the degree in their name (`N46E013.hgt`, also zipped or gzipped), other rasters by their extent,
+/// read from their header when the folder is opened. Any tile that covers a position answers; beyond a tile's
+/// outer sample centres the next tile's samples take part, so that tiles that abut are interpolated across
+/// their seams as one raster of them would be. Sidecar files (`.aux.xml`, world files, `.hdr`) are read; a
+/// raster in longitude and latitude past ±180° answers a turn away. Samples are read in windows of 256 × 256,
+/// each read once and kept (the least recently used are dropped beyond 64 MiB a tile). Safe to use from several
+/// threads: the lookups take turns under a ``Lock``.
 public final class ElevationModel: @unchecked Sendable {
     /// What the model does to the elevations of a track.
     public enum Mode: String, Sendable, CaseIterable {
