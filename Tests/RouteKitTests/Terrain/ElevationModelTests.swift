@@ -283,6 +283,15 @@ enum DEMFixture {
             try FileManager.default.contentsOfDirectory(atPath: tiles.path).sorted() == [
                 "N46E013.hgt.gz", "N46E014.hgt.gz",
             ])
+        // A damaged one is no raster.
+        let damaged = try Fixture.write(
+            [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3] + Array("not deflate".utf8), name: "N47E013.hgt.gz", in: folder)
+        #expect {
+            try ElevationModel(path: damaged)
+        } throws: { error in
+            guard case .notARaster(damaged, _) = error as? ElevationModelError else { return false }
+            return true
+        }
     }
 
     @Test func longitudesPast180DegreesAreATurnAway() throws {
