@@ -2,10 +2,15 @@
 /// route, kept apart, for files that hold planned routes only).
 ///
 /// Lengths are geodesics on WGS84 (``Geodesic/stepDistance(from:to:)``), summed within segments. Ascent and descent use
-/// ``method`` on each segment's elevations. Memory: two numbers per point of the current track.
+/// ``method`` on each segment's elevations (``methodForRecordedElevations``, when set, on a line told that some of its
+/// points kept recorded elevations), measured when the line ends. Memory: two numbers per point of the current track.
 public final class StatisticsCollector: GPXHandler {
     /// The ascent method.
     public let method: AscentMethod
+    /// The ascent method for a line some of whose points kept their recorded elevations where the others took
+    /// an elevation model's (``recordedElevationsKept()``); nil: ``method`` for every line. With ``method`` for
+    /// exact data (``AscentMethod/exact``), this is the one for recorded data, whose noise it measures.
+    public var methodForRecordedElevations: AscentMethod?
     /// One summary per track, in file order.
     public private(set) var tracks: [TrackStatistics] = []
     /// One summary per route, in file order.
@@ -41,6 +46,10 @@ public final class StatisticsCollector: GPXHandler {
     private var longestPart = 0
     private var ascent = AscentDescent()
     private var hasElevation = false
+    /// The current line's segments with elevations, as ranges of `series`, measured when the line ends.
+    private var parts: [Range<Int>] = []
+    /// Whether a point of the current line kept a recorded elevation.
+    private var recordedKept = false
 
     public init(method: AscentMethod = .standard) {
         self.method = method
@@ -50,6 +59,7 @@ public final class StatisticsCollector: GPXHandler {
     public func beginSegment() { startSegment() }
     public func trackPoint(_ point: TrackPoint) { add(point) }
     public func endSegment() { finishSegment() }
+    public func recordedElevationsKept() { recordedKept = true }
     public func endTrack(_ details: Details) {
         tracks.append(finishLine(details))
         if keepSeries {
@@ -86,6 +96,8 @@ public final class StatisticsCollector: GPXHandler {
         smoothedParts = []
         longestPart = 0
         segmentMaxima = (nil, nil)
+        parts.removeAll(keepingCapacity: true)
+        recordedKept = false
     }
 
     private func startSegment() {
@@ -176,9 +188,17 @@ public final class StatisticsCollector: GPXHandler {
         guard pointsInSegment > 0 else { return }
         current.segments += 1
         finishSpeedRun()
-        let part = ElevationSeries(
-            distances: Array(series.distances[segmentStart...]), elevations: Array(series.elevations[segmentStart...]))
-        if part.count >= 1 {
+        if series.count > segmentStart { parts.append(segmentStart..<series.count) }
+        previous = nil
+    }
+
+    /// Ascent, descent, smoothed elevations and grades of the current line's parts, with the method for its
+    /// elevations.
+    private func measureParts() {
+        let method = recordedKept ? methodForRecordedElevations ?? self.method : self.method
+        for range in parts {
+            let part = ElevationSeries(
+                distances: Array(series.distances[range]), elevations: Array(series.elevations[range]))
             hasElevation = true
             let (result, smoothed) = method.analyze(part)
             ascent.ascentMeters += result.ascentMeters
@@ -193,7 +213,6 @@ public final class StatisticsCollector: GPXHandler {
             smoothedParts.append(contentsOf: smoothed)
             grades(part.distances, smoothed)
         }
-        previous = nil
     }
 
     /// Highest average speed over a stretch of at least the window, with two pointers.
@@ -224,6 +243,7 @@ public final class StatisticsCollector: GPXHandler {
     }
 
     private func finishLine(_ details: Details) -> TrackStatistics {
+        measureParts()
         var result = current
         result.name = details.name ?? details.inherited.name.flatMap { $0.isEmpty ? nil : $0 }
         if hasElevation { result.ascent = ascent }

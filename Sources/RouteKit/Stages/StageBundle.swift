@@ -86,20 +86,25 @@ public struct StageBundle: Sendable {
 
     /// Reads the bundle in `source`, measuring each stage with `method`; control points within
     /// `assignmentMeters` of a stage's track belong to the nearest such stage. With `elevations`, the tracks
-    /// take their elevations from the model (as its mode says) before they are measured. Never throws: what
-    /// cannot be read is left out and said in ``problems``.
+    /// take their elevations from the model (as its mode says) before they are measured; a stage some of whose
+    /// points kept their recorded elevations is then measured with `methodForRecordedElevations` when given.
+    /// Never throws: what cannot be read is left out and said in ``problems``.
     public static func read(
         _ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200,
-        elevations: (model: ElevationModel, mode: ElevationModel.Mode)? = nil
+        elevations: (model: ElevationModel, mode: ElevationModel.Mode)? = nil,
+        methodForRecordedElevations: AscentMethod? = nil
     ) -> StageBundle {
-        read(source, method: method, assignmentMeters: assignmentMeters, elevations: elevations, progress: nil)
+        read(
+            source, method: method, assignmentMeters: assignmentMeters, elevations: elevations,
+            methodForRecordedElevations: methodForRecordedElevations, progress: nil)
     }
 
-    /// Reads the bundle as ``read(_:method:assignmentMeters:elevations:)`` does, counting the stages read (of
-    /// the stage files found) into `progress`.
+    /// Reads the bundle as ``read(_:method:assignmentMeters:elevations:methodForRecordedElevations:)`` does,
+    /// counting the stages read (of the stage files found) into `progress`.
     package static func read(
         _ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200,
-        elevations: (model: ElevationModel, mode: ElevationModel.Mode)? = nil, progress: ProgressCounter?
+        elevations: (model: ElevationModel, mode: ElevationModel.Mode)? = nil,
+        methodForRecordedElevations: AscentMethod? = nil, progress: ProgressCounter?
     ) -> StageBundle {
         var bundle = StageBundle()
         bundle.origin = source.origin
@@ -115,7 +120,7 @@ public struct StageBundle: Sendable {
                 defer { progress?.advance(by: 1) }
                 return readStage(
                     files[index].number, files[index].name, entry: files[index].entry, from: source, method: method,
-                    elevations: elevations)
+                    elevations: elevations, recordedMethod: methodForRecordedElevations)
             }
         } catch {  // readStage reports its failures as results; nothing else can throw
             bundle.problems.append("\(error)")
@@ -195,7 +200,8 @@ public struct StageBundle: Sendable {
 
     private static func readStage(
         _ number: Int, _ name: String, entry: JSONValue?, from source: BundleSource,
-        method: AscentMethod, elevations: (model: ElevationModel, mode: ElevationModel.Mode)?
+        method: AscentMethod, elevations: (model: ElevationModel, mode: ElevationModel.Mode)?,
+        recordedMethod: AscentMethod?
     ) -> Result<Stage, StageProblem> {
         let document: GPXDocument
         do {
@@ -222,6 +228,7 @@ public struct StageBundle: Sendable {
             }
             tally = counted
         }
+        let stageMethod = (tally?.linesKeepingRecordedElevations ?? 0) > 0 ? recordedMethod ?? method : method
         func text(_ key: String) -> String? {
             entry?[key]?.string.map { $0.trimmingSpaces() }.flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -229,7 +236,7 @@ public struct StageBundle: Sendable {
             Stage(
                 number: number, fileName: name, name: text("name") ?? track.name ?? "Etapa \(number)",
                 description: text("desc"), category: text("category"), href: text("href"),
-                track: track, profile: ElevationProfile(track: track, method: method), elevations: tally))
+                track: track, profile: ElevationProfile(track: track, method: stageMethod), elevations: tally))
     }
 
     /// A JSON list of the bundle (etape.json, kt.json), or nil with the problem noted.

@@ -5,10 +5,13 @@ import Glibc
 ///
 /// The raster's own geotransform and CRS place its samples (any CRS PROJ knows); no-data samples are left
 /// out. A folder's tiles are found by name and opened when a position first needs them, each once: SRTM
-/// tiles by the degree in their name (`N46E013.hgt`, also zipped), other rasters by their extent, read from
-/// their header when the folder is opened. Samples are read in windows of 256 × 256, each read once and
-/// kept (the least recently used are dropped beyond 64 MiB a tile). Safe to use from several threads: the
-/// lookups take turns under a ``Lock``.
+/// tiles by the degree in their name (`N46E013.hgt`, also zipped or gzipped), other rasters by their extent,
+/// read from their header when the folder is opened. Any tile that covers a position answers; beyond a tile's
+/// outer sample centres the next tile's samples take part, so that tiles that abut are interpolated across
+/// their seams as one raster of them would be. Sidecar files (`.aux.xml`, world files, `.hdr`) are read; a
+/// raster in longitude and latitude past ±180° answers a turn away. Samples are read in windows of 256 × 256,
+/// each read once and kept (the least recently used are dropped beyond 64 MiB a tile). Safe to use from several
+/// threads: the lookups take turns under a ``Lock``.
 public final class ElevationModel: @unchecked Sendable {
     /// What the model does to the elevations of a track.
     public enum Mode: String, Sendable, CaseIterable {
@@ -26,6 +29,9 @@ public final class ElevationModel: @unchecked Sendable {
         public var notCovered = 0
         /// The first of those.
         public var firstNotCovered: Coordinate?
+        /// Tracks and routes some of whose points kept their recorded elevations (not covered, or left as they
+        /// were by ``Mode/fill``): their elevations are not all the model's.
+        public var linesKeepingRecordedElevations = 0
 
         public init() {}
 
@@ -43,11 +49,12 @@ public final class ElevationModel: @unchecked Sendable {
         public mutating func add(_ other: Tally) {
             fromModel += other.fromModel
             notCovered += other.notCovered
+            linesKeepingRecordedElevations += other.linesKeepingRecordedElevations
             if firstNotCovered == nil { firstNotCovered = other.firstNotCovered }
         }
     }
 
-    /// The extensions of the raster files a folder is searched for (`.hgt.zip` counts as `.hgt`).
+    /// The extensions of the raster files a folder is searched for (`.hgt.zip` and `.hgt.gz` count as `.hgt`).
     public static let tileExtensions: Set<String> = [
         "hgt", "tif", "tiff", "vrt", "img", "asc", "bil", "flt", "dem", "dt0", "dt1", "dt2",
     ]
@@ -82,15 +89,24 @@ public final class ElevationModel: @unchecked Sendable {
 
     /// ``apply(to:mode:tally:)``, with the lock held.
     private func setElevations(of track: inout Track, mode: Mode, tally: inout Tally) throws(ElevationModelError) {
+        var recordedKept = false
         for s in track.segments.indices {
             for p in track.segments[s].points.indices {
                 let point = track.segments[s].points[p]
-                guard mode == .replace || point.elevation == nil else { continue }
+                guard mode == .replace || point.elevation == nil else {
+                    recordedKept = true
+                    continue
+                }
                 let e = try tiles.elevation(at: point.coordinate)
                 tally.count(e, at: point.coordinate)
-                if let e { track.segments[s].points[p].elevation = e }
+                if let e {
+                    track.segments[s].points[p].elevation = e
+                } else if point.elevation != nil {
+                    recordedKept = true
+                }
             }
         }
+        if recordedKept { tally.linesKeepingRecordedElevations += 1 }
     }
 
 }
@@ -141,10 +157,15 @@ private final class Tiles {
         for (index, e) in entries.enumerated() {
             guard [e.south, e.north, e.west, e.east].allSatisfy(\.isFinite) else { continue }
             let (south, north) = (degree(e.south, 90), degree(e.north, 90))
-            let (west, east) = (degree(e.west, 180), degree(e.east, 180))
-            guard south <= north, west <= east else { continue }
-            for lat in south...north {
-                for lon in west...east { byCell[Self.cell(lat, lon), default: []].append(index) }
+            // Longitudes past ±180° (a raster in 0…360°) are found a turn back too.
+            for turn in [0.0, -360, 360] where e.west + turn <= 180 && e.east + turn >= -180 {
+                let (west, east) = (degree(e.west + turn, 180), degree(e.east + turn, 180))
+                guard south <= north, west <= east else { continue }
+                for lat in south...north {
+                    for lon in west...east where !(byCell[Self.cell(lat, lon)]?.last == index) {
+                        byCell[Self.cell(lat, lon), default: []].append(index)
+                    }
+                }
             }
         }
     }
@@ -166,7 +187,7 @@ private final class Tiles {
                 }
                 let name = item.name.lowercased()
                 var ext = name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? ""
-                if ext == "zip", name.hasSuffix(".hgt.zip") { ext = "hgt" }
+                if ext == "zip" || ext == "gz", name.hasSuffix(".hgt." + ext) { ext = "hgt" }
                 if ElevationModel.tileExtensions.contains(ext) { found.append(itemPath) }
             }
         }
@@ -174,7 +195,8 @@ private final class Tiles {
         return found.sorted()
     }
 
-    /// The south-west corner of an SRTM tile named like `N46E013.hgt` or `s09w078.SRTMGL1.hgt.zip`.
+    /// The south-west corner of an SRTM tile named like `N46E013.hgt`, `N46E013.hgt.gz` or
+    /// `s09w078.SRTMGL1.hgt.zip`.
     static func srtmDegree(_ name: String) -> (lat: Double, lon: Double)? {
         let chars = Array(name.uppercased().utf8.prefix(7))
         guard chars.count == 7, chars[0] == UInt8(ascii: "N") || chars[0] == UInt8(ascii: "S"),
@@ -186,39 +208,77 @@ private final class Tiles {
         return (Double(chars[0] == UInt8(ascii: "N") ? lat : -lat), Double(chars[3] == UInt8(ascii: "E") ? lon : -lon))
     }
 
+    /// The elevation at `coordinate`: from a tile that has it between its sample centres, else from a tile that
+    /// covers it in the half pixel beyond its outer centres, interpolated across the seam with the samples of the
+    /// tiles next to it (as one raster of all the tiles would be); nil where no tile covers it.
     func elevation(at coordinate: Coordinate) throws(ElevationModelError) -> Double? {
-        if let lastHit, let e = try elevation(at: coordinate, from: lastHit, needCentres: true) { return e }
-        let candidates: [Int]
-        if entries.count == 1 {
-            candidates = [0]
-        } else {
-            let lat = Int(coordinate.latitude.rounded(.down))
-            let lon = Int(coordinate.longitude.rounded(.down))
-            candidates = byCell[Self.cell(lat, lon)] ?? []
+        if let lastHit, let p = try pixel(of: coordinate, in: lastHit),
+            entries[lastHit].tile?.coversBetweenSamples(p) == true
+        {
+            return try entries[lastHit].tile?.elevation(at: p)
         }
-        var onEdge: Int?
-        for index in candidates where index != lastHit || entries.count == 1 {
-            let e = entries[index]
-            guard coordinate.longitude >= e.west, coordinate.longitude <= e.east, coordinate.latitude >= e.south,
-                coordinate.latitude <= e.north
-            else { continue }
-            if let value = try elevation(at: coordinate, from: index, needCentres: true) {
-                lastHit = index
-                return value
+        var onEdge: (index: Int, p: (x: Double, y: Double))?
+        for index in candidates(for: coordinate) {
+            guard let p = try pixel(of: coordinate, in: index), let tile = entries[index].tile, tile.covers(p) else {
+                continue
             }
-            if onEdge == nil { onEdge = index }
+            if tile.coversBetweenSamples(p) {
+                lastHit = index
+                return try tile.elevation(at: p)
+            }
+            if onEdge == nil { onEdge = (index, p) }
         }
-        // Between the outer sample centres of every tile that covers it: the nearest edge samples answer.
-        if let onEdge { return try elevation(at: coordinate, from: onEdge, needCentres: false) }
-        return nil
+        guard let onEdge, let tile = entries[onEdge.index].tile else { return nil }
+        lastHit = onEdge.index
+        return try tile.elevation(at: onEdge.p) { (i, j) throws(ElevationModelError) in
+            try self.sample(i, j, beyond: onEdge.index)
+        }
     }
 
-    /// The elevation from entry `index`, opening its tile when first needed; nil when it does not cover the
-    /// position (between sample centres, when `needCentres`).
-    private func elevation(
-        at coordinate: Coordinate, from index: Int, needCentres: Bool
-    ) throws(ElevationModelError)
-        -> Double?
+    /// The entries whose bounds contain `coordinate`.
+    private func candidates(for coordinate: Coordinate) -> [Int] {
+        let indices: [Int]
+        if entries.count == 1 {
+            indices = [0]
+        } else {
+            let lat = Int(min(max(coordinate.latitude, -90), 90).rounded(.down))
+            let lon = Int(min(max(coordinate.longitude, -180), 180).rounded(.down))
+            indices = byCell[Self.cell(lat, lon)] ?? []
+        }
+        let lon = coordinate.longitude
+        return indices.filter {
+            let e = entries[$0]
+            return coordinate.latitude >= e.south && coordinate.latitude <= e.north
+                && [lon, lon + 360, lon - 360].contains { $0 >= e.west && $0 <= e.east }
+        }
+    }
+
+    /// Sample `i`, `j` of the tile of entry `index`, which lies beyond its edge, in metres from the tile next to
+    /// it that covers the sample's centre (one that has it between its own sample centres first).
+    private func sample(_ i: Int, _ j: Int, beyond index: Int) throws(ElevationModelError) -> RasterTile.SampleBeyond {
+        guard let centre = entries[index].tile?.sampleCentre(i, j) else { return .uncovered }
+        var onEdge: (tile: RasterTile, p: (x: Double, y: Double))?
+        for other in candidates(for: centre) where other != index {
+            guard let p = try pixel(of: centre, in: other), let tile = entries[other].tile, tile.covers(p) else {
+                continue
+            }
+            // A sample centre of an aligned grid, to rounding.
+            let tolerance = 1e-6
+            if p.x >= 0.5 - tolerance, p.x <= Double(tile.width) - 0.5 + tolerance, p.y >= 0.5 - tolerance,
+                p.y <= Double(tile.height) - 0.5 + tolerance
+            {
+                onEdge = (tile, p)
+                break
+            }
+            if onEdge == nil { onEdge = (tile, p) }
+        }
+        guard let onEdge else { return .uncovered }
+        return try onEdge.tile.metres(at: onEdge.p).map { .metres($0) } ?? .noData
+    }
+
+    /// The fractional pixel coordinates of `coordinate` in the tile of entry `index`, opening the tile when first
+    /// needed; nil when PROJ cannot put the position into the tile's CRS.
+    private func pixel(of coordinate: Coordinate, in index: Int) throws(ElevationModelError) -> (x: Double, y: Double)?
     {
         let tile: RasterTile
         if let open = entries[index].tile {
@@ -227,9 +287,6 @@ private final class Tiles {
             tile = try RasterTile(path: entries[index].path)
             entries[index].tile = tile
         }
-        guard let p = tile.pixel(of: coordinate),
-            needCentres ? tile.coversBetweenSamples(p) : tile.covers(p)
-        else { return nil }
-        return try tile.elevation(at: p)
+        return tile.pixel(of: coordinate)
     }
 }

@@ -1,5 +1,6 @@
 /// Sets the elevations of the points streaming through it from an ``ElevationModel`` (as its ``mode`` says)
-/// and hands everything on to `target`: waypoints, route points and track points alike.
+/// and hands everything on to `target`: waypoints, route points and track points alike. Tells `target` once a
+/// track or route when a point of it keeps a recorded elevation (``GPXHandler/recordedElevationsKept()``).
 public final class ElevationModelHandler: GPXHandler {
     /// The model the elevations come from.
     public let model: ElevationModel
@@ -11,6 +12,8 @@ public final class ElevationModelHandler: GPXHandler {
     /// stops the reading (for a strict run).
     private let onNotCovered: ((Coordinate) throws -> Void)?
     private let target: GPXHandler
+    /// Whether the current line has been reported to `target` for a recorded elevation it kept.
+    private var recordedKept = false
 
     public init(
         model: ElevationModel, mode: ElevationModel.Mode = .replace, into target: GPXHandler,
@@ -22,35 +25,60 @@ public final class ElevationModelHandler: GPXHandler {
         self.onNotCovered = onNotCovered
     }
 
-    /// `elevation`, or the model's at `coordinate` as the mode says.
-    private func elevation(_ elevation: Double?, at coordinate: Coordinate) throws -> Double? {
-        guard mode == .replace || elevation == nil else { return elevation }
+    /// `elevation`, or the model's at `coordinate` as the mode says; `fromModel` tells which.
+    private func elevation(
+        _ elevation: Double?, at coordinate: Coordinate
+    ) throws -> (elevation: Double?, fromModel: Bool) {
+        guard mode == .replace || elevation == nil else { return (elevation, false) }
         let e = try model.elevation(at: coordinate)
         tally.count(e, at: coordinate)
-        if let e { return e }
+        if let e { return (e, true) }
         try onNotCovered?(coordinate)
-        return elevation
+        return (elevation, false)
     }
 
     public func waypoint(_ waypoint: Waypoint) throws {
         var w = waypoint
-        w.elevation = try elevation(w.elevation, at: w.coordinate)
+        w.elevation = try elevation(w.elevation, at: w.coordinate).elevation
         try target.waypoint(w)
     }
-    public func beginRoute() throws { try target.beginRoute() }
+    public func beginRoute() throws {
+        recordedKept = false
+        try target.beginRoute()
+    }
     public func routePoint(_ point: Waypoint) throws {
         var p = point
-        p.elevation = try elevation(p.elevation, at: p.coordinate)
+        p.elevation = try lineElevation(p.elevation, at: p.coordinate)
         try target.routePoint(p)
     }
     public func endRoute(_ details: Details) throws { try target.endRoute(details) }
-    public func beginTrack() throws { try target.beginTrack() }
+    public func beginTrack() throws {
+        recordedKept = false
+        try target.beginTrack()
+    }
     public func beginSegment() throws { try target.beginSegment() }
     public func trackPoint(_ point: TrackPoint) throws {
         var p = point
-        p.elevation = try elevation(p.elevation, at: p.coordinate)
+        p.elevation = try lineElevation(p.elevation, at: p.coordinate)
         try target.trackPoint(p)
     }
+
+    /// ``elevation(_:at:)`` for a point of a track or route, telling `target` once a line when a recorded
+    /// elevation stays.
+    private func lineElevation(_ recorded: Double?, at coordinate: Coordinate) throws -> Double? {
+        let (e, fromModel) = try elevation(recorded, at: coordinate)
+        if !fromModel, e != nil, !recordedKept {
+            recordedKept = true
+            tally.linesKeepingRecordedElevations += 1
+            try target.recordedElevationsKept()
+        }
+        return e
+    }
     public func endSegment() throws { try target.endSegment() }
+    public func recordedElevationsKept() throws {
+        guard !recordedKept else { return }
+        recordedKept = true
+        try target.recordedElevationsKept()
+    }
     public func endTrack(_ details: Details) throws { try target.endTrack(details) }
 }

@@ -65,6 +65,7 @@ struct GDALLibrary: @unchecked Sendable {
     let importFromEPSG: @convention(c) (OGRSpatialReferenceH?, Int32) -> OGRErr
     let setAxisMappingStrategy: @convention(c) (OGRSpatialReferenceH?, OSRAxisMappingStrategy) -> Void
     let isSame: @convention(c) (OGRSpatialReferenceH?, OGRSpatialReferenceH?) -> Int32
+    let isGeographic: @convention(c) (OGRSpatialReferenceH?) -> Int32
     let newTransformation:
         @convention(c) (OGRSpatialReferenceH?, OGRSpatialReferenceH?) -> OGRCoordinateTransformationH?
     let destroyTransformation: @convention(c) (OGRCoordinateTransformationH?) -> Void
@@ -130,6 +131,7 @@ struct GDALLibrary: @unchecked Sendable {
         importFromEPSG = try library.function("OSRImportFromEPSG")
         setAxisMappingStrategy = try library.function("OSRSetAxisMappingStrategy")
         isSame = try library.function("OSRIsSame")
+        isGeographic = try library.function("OSRIsGeographic")
         newTransformation = try library.function("OCTNewCoordinateTransformation")
         destroyTransformation = try library.function("OCTDestroyCoordinateTransformation")
         transformationSource = try library.function("OCTGetSourceCS")
@@ -140,11 +142,19 @@ struct GDALLibrary: @unchecked Sendable {
 
     /// Silences GDAL's messages to standard error (errors reach the caller as ``ElevationModelError``),
     /// registers its drivers, and turns network access off, so that a VRT cannot make a DEM fetch anything.
+    ///
+    /// GDAL lists a raster's folder when it opens it, to find its sidecar files, unless told not to: in a
+    /// folder of thousands of tiles that is a listing of thousands of names for every tile. `TRUE` skips the
+    /// listing but still looks for each sidecar by its name (`.aux.xml` with scale, offset, unit and no-data
+    /// value; `.tfw` and other world files; ESRI's `.hdr`, without which a `.bil` or `.flt` is not a raster);
+    /// `EMPTY_DIR` would skip the sidecars too.
     private func prepare() {
         _ = setErrorHandler(quietErrorHandler)
         setConfigOption("GDAL_HTTP_TIMEOUT", "1")
         setConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", ".not-fetched")
-        setConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "EMPTY_DIR")
+        setConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "TRUE")
+        // Reading a .gz would otherwise leave a .properties file beside it (an index for later seeks).
+        setConfigOption("CPL_VSIL_GZIP_WRITE_PROPERTIES", "NO")
         allRegister()
         for name in ["HTTP", "WMS", "WMTS", "WCS", "DAAS", "EEDAI", "PLMosaic", "OGCAPI", "NGW", "STACTA", "STACIT"] {
             guard let driver = driverByName(name) else { continue }

@@ -18,6 +18,10 @@ final class RasterTile {
     private let geotransform: [Double]
     private let inverse: [Double]
     private let transformation: OGRCoordinateTransformationH?
+    /// True for a raster in longitude and latitude, whose longitudes may run on past ±180° (0…360°).
+    private let geographic: Bool
+    /// From the raster's CRS back to WGS84, made when first needed.
+    private var backward: OGRCoordinateTransformationH?
     private let noData: Float?
     private let scale: Double
     private let offset: Double
@@ -42,11 +46,13 @@ final class RasterTile {
         }
     }
 
-    /// Opens the raster at `path` (its first band).
+    /// Opens the raster at `path` (its first band); a gzipped one (`N46E013.hgt.gz`, as the AWS "skadi" tiles
+    /// are) through GDAL's `/vsigzip/`.
     init(path: String) throws(ElevationModelError) {
         let gdal = try GDALLibrary.loaded(for: path)
+        let name = path.lowercased().hasSuffix(".gz") && !path.hasPrefix("/vsi") ? "/vsigzip/" + path : path
         // NULL on error, with the reason in GDAL's last message.
-        guard let dataset = gdal.openEx(path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, nil, nil) else {
+        guard let dataset = gdal.openEx(name, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, nil, nil) else {
             throw .notARaster(path: path, reason: gdal.lastError(or: "GDAL knows no raster format for it"))
         }
         var ready = false
@@ -66,6 +72,7 @@ final class RasterTile {
             throw .notGeoreferenced(path: path, reason: "a geotransform that cannot be inverted")
         }
         transformation = try Self.transformation(for: dataset, geotransform, width, height, path: path, gdal: gdal)
+        geographic = transformation.map { gdal.isGeographic(gdal.transformationTarget($0)) != 0 } ?? true
         var has: Int32 = 0
         let noData = gdal.noDataValue(band, &has)
         self.noData = has != 0 && noData.isFinite ? Float(noData) : nil
@@ -88,6 +95,7 @@ final class RasterTile {
 
     deinit {
         if let transformation { gdal.destroyTransformation(transformation) }
+        if let backward { gdal.destroyTransformation(backward) }
         gdal.close(dataset)
     }
 
@@ -151,17 +159,21 @@ final class RasterTile {
     }
 
     /// The fractional pixel coordinates of a position (0…width across the raster), or nil when PROJ cannot
-    /// transform it into the raster's CRS.
+    /// transform it into the raster's CRS. A position off a raster in longitude and latitude is tried 360° east
+    /// and west too, for a raster whose longitudes run on past ±180° (0…360°, or across the antimeridian).
     func pixel(of coordinate: Coordinate) -> (x: Double, y: Double)? {
         var x = coordinate.longitude
         var y = coordinate.latitude
         if let transformation {
             guard gdal.transform(transformation, 1, &x, &y, nil) != 0, x.isFinite, y.isFinite else { return nil }
         }
-        return (
-            inverse[0] + x * inverse[1] + y * inverse[2],
-            inverse[3] + x * inverse[4] + y * inverse[5]
-        )
+        let p = (x: inverse[0] + x * inverse[1] + y * inverse[2], y: inverse[3] + x * inverse[4] + y * inverse[5])
+        guard geographic, !covers(p) else { return p }
+        for turn in [360.0, -360.0] {
+            let wrapped = (x: p.x + turn * inverse[1], y: p.y + turn * inverse[4])
+            if covers(wrapped) { return wrapped }
+        }
+        return p
     }
 
     /// True when the pixel coordinates lie on the raster.
@@ -174,33 +186,92 @@ final class RasterTile {
         p.x >= 0.5 && p.x <= Double(width) - 0.5 && p.y >= 0.5 && p.y <= Double(height) - 0.5
     }
 
+    /// A sample beyond the raster's edge, as another tile of the model gives it.
+    enum SampleBeyond {
+        /// The sample's value in metres.
+        case metres(Double)
+        /// The tile there has no data at the sample.
+        case noData
+        /// No other tile covers the sample: the raster's own edge sample stands in for it.
+        case uncovered
+    }
+
     /// The elevation at pixel coordinates on the raster, in metres to the millimetre: bilinear between the four
-    /// sample centres around it (the nearest edge samples beyond the outer centres). Samples without data drop
-    /// out and the others share their weight; nil when the nearest sample has no data.
-    func elevation(at p: (x: Double, y: Double)) throws(ElevationModelError) -> Double? {
-        let u = min(max(p.x - 0.5, 0), Double(width - 1))
-        let v = min(max(p.y - 0.5, 0), Double(height - 1))
-        let i = min(Int(u), max(width - 2, 0))
-        let j = min(Int(v), max(height - 2, 0))
+    /// sample centres around it. Beyond the outer centres, `beyond` gives the samples past the edge (another
+    /// tile's, so that a mosaic of tiles is interpolated across its seams as one raster would be); where it
+    /// gives none, the nearest edge samples stand in. Samples without data drop out and the others share their
+    /// weight; nil when the nearest sample has no data.
+    func elevation(
+        at p: (x: Double, y: Double), beyond: ((Int, Int) throws(ElevationModelError) -> SampleBeyond)? = nil
+    ) throws(ElevationModelError) -> Double? {
+        guard let raw = try interpolated(at: p, beyond: beyond) else { return nil }
+        // To the millimetre: no DEM is finer, and single-precision samples would otherwise show their last bits.
+        return ((offset + scale * raw) * 1000).rounded() / 1000
+    }
+
+    /// The elevation at pixel coordinates in metres, not rounded, with the nearest edge samples beyond the
+    /// outer centres; nil when the nearest sample has no data.
+    func metres(at p: (x: Double, y: Double)) throws(ElevationModelError) -> Double? {
+        try interpolated(at: p, beyond: nil).map { offset + scale * $0 }
+    }
+
+    /// Bilinear between the four sample centres around pixel coordinates `p`, as stored (before scale and
+    /// offset); see ``elevation(at:beyond:)``.
+    private func interpolated(
+        at p: (x: Double, y: Double), beyond: ((Int, Int) throws(ElevationModelError) -> SampleBeyond)?
+    ) throws(ElevationModelError) -> Double? {
+        let u = p.x - 0.5
+        let v = p.y - 0.5
+        let i = Int(u.rounded(.down))
+        let j = Int(v.rounded(.down))
         let fx = u - Double(i)
         let fy = v - Double(j)
-        let i1 = min(i + 1, width - 1)
-        let j1 = min(j + 1, height - 1)
-        let s00 = try sample(i, j)
-        let s10 = try sample(i1, j)
-        let s01 = try sample(i, j1)
-        let s11 = try sample(i1, j1)
-        guard (fx < 0.5 ? (fy < 0.5 ? s00 : s01) : (fy < 0.5 ? s10 : s11)) != nil else { return nil }
+        let corners = [
+            (i, j, (1 - fx) * (1 - fy)), (i + 1, j, fx * (1 - fy)), (i, j + 1, (1 - fx) * fy), (i + 1, j + 1, fx * fy),
+        ]
+        let nearest = (fx < 0.5 ? 0 : 1) + (fy < 0.5 ? 0 : 2)
         var sum = 0.0
         var weight = 0.0
-        for (value, w) in [(s00, (1 - fx) * (1 - fy)), (s10, fx * (1 - fy)), (s01, (1 - fx) * fy), (s11, fx * fy)] {
-            guard let value, w > 0 else { continue }
+        for (k, (ci, cj, w)) in corners.enumerated() where w > 0 || k == nearest {
+            let value: Double?
+            if ci >= 0, ci < width, cj >= 0, cj < height {
+                value = try sample(ci, cj)
+            } else {
+                switch try beyond?(ci, cj) ?? .uncovered {
+                case .metres(let metres): value = (metres - offset) / scale
+                case .noData: value = nil
+                case .uncovered: value = try sample(min(max(ci, 0), width - 1), min(max(cj, 0), height - 1))
+                }
+            }
+            guard let value else {
+                if k == nearest { return nil }
+                continue
+            }
+            guard w > 0 else { continue }
             sum += w * value
             weight += w
         }
         guard weight > 0 else { return nil }
-        // To the millimetre: no DEM is finer, and single-precision samples would otherwise show their last bits.
-        return ((offset + scale * sum / weight) * 1000).rounded() / 1000
+        return sum / weight
+    }
+
+    /// The WGS84 position of the centre of sample `i`, `j` (which may lie beyond the raster's edge); nil when
+    /// PROJ cannot take it back from the raster's CRS.
+    func sampleCentre(_ i: Int, _ j: Int) -> Coordinate? {
+        let column = Double(i) + 0.5
+        let row = Double(j) + 0.5
+        var x = geotransform[0] + column * geotransform[1] + row * geotransform[2]
+        var y = geotransform[3] + column * geotransform[4] + row * geotransform[5]
+        if let transformation {
+            if backward == nil {
+                // NULL on error: the position is then unknown.
+                backward = gdal.newTransformation(
+                    gdal.transformationTarget(transformation), gdal.transformationSource(transformation))
+            }
+            guard let backward, gdal.transform(backward, 1, &x, &y, nil) != 0 else { return nil }
+        }
+        guard x.isFinite, y.isFinite, abs(y) <= 90 else { return nil }
+        return Coordinate(latitude: y, longitude: x)
     }
 
     /// The sample at column `i`, row `j`, as stored (before scale and offset); nil where it has no data.

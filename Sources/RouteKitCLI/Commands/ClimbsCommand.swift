@@ -87,7 +87,7 @@ struct ClimbsCommand: Command {
         let model = try dem.open(strict: strict)
         let track = try readTrack(path, strict: strict, quiet: quiet, console: console, dem: model)
         model?.report(console: console, quiet: quiet)
-        let profile = ElevationProfile(track: track, method: dem.method(method))
+        let profile = ElevationProfile(track: track, method: dem.method(method, after: model?.tally))
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations: no climbs") }
         let climbs = profile.climbs().filter { climb in
             minimumCategory.map { minimum in climb.category.map { $0 <= minimum } ?? false } ?? true

@@ -109,7 +109,7 @@ struct ProfileCommand: Command {
         let model = try dem.open(strict: strict)
         let track = try readTrack(path, strict: strict, quiet: quiet, console: console, dem: model)
         model?.report(console: console, quiet: quiet)
-        let profile = ElevationProfile(track: track, method: dem.method(method))
+        let profile = ElevationProfile(track: track, method: dem.method(method, after: model?.tally))
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations") }
         let placed = try placeWaypoints(on: profile, console: console)
         var buffer = ByteBuffer(capacity: 1 << 16)

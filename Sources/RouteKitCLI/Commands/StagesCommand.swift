@@ -110,7 +110,7 @@ struct StagesCommand: Command {
         let model = try dem.open(strict: false)
         let data = StageBundle.read(
             source, method: dem.method(.standard), assignmentMeters: maxDistance,
-            elevations: model.map { ($0.model, $0.mode) }, progress: read)
+            elevations: model.map { ($0.model, $0.mode) }, methodForRecordedElevations: .standard, progress: read)
         if !quiet { report(data, origin: source.origin, console: console) }
         for stage in data.stages { if let tally = stage.elevations { model?.add(tally) } }
         model?.report(console: console, quiet: quiet)

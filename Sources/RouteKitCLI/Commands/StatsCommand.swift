@@ -95,7 +95,7 @@ struct StatsCommand: Command {
         let model = try dem.open(strict: strict)
         var rows: [(file: String, stats: TrackStatistics)] = []
         for (file, format) in files {
-            let collector = StatisticsCollector(method: dem.method(method))
+            let collector = dem.collector(method)
             try readInput(
                 file, format: format, strict: strict, quiet: quiet, console: console, dem: model,
                 through: GPXPipeline(into: collector))

@@ -17,7 +17,7 @@ struct DEMOptions {
                     needs them). Bilinear between samples; no-data honoured. Points the DEM
                     does not cover keep their own elevation, with one warning (an error
                     with --strict). With replace, the ascent counts every rise of the DEM's
-                    elevations, as for exact data.
+                    elevations, as for exact data, on a track whose points all took them.
                     """,
                 into: \.path),
             .value(
@@ -43,6 +43,20 @@ struct DEMOptions {
         exact.smoothingMeters = method.smoothingMeters ?? AscentMethod.exact.smoothingMeters
         exact.thresholdMeters = method.thresholdMeters ?? AscentMethod.exact.thresholdMeters
         return exact
+    }
+
+    /// The ascent method for a track read with the DEM as `tally` says: for exact data only when every point
+    /// with an elevation took the DEM's, else `method` (the recorded elevations' noise is measured).
+    func method(_ method: AscentMethod, after tally: ElevationModel.Tally?) -> AscentMethod {
+        (tally?.linesKeepingRecordedElevations ?? 0) > 0 ? method : self.method(method)
+    }
+
+    /// A statistics collector for these options: for exact data on the lines whose points all took the DEM's
+    /// elevations, `method` on the others.
+    func collector(_ method: AscentMethod) -> StatisticsCollector {
+        let collector = StatisticsCollector(method: self.method(method))
+        if path != nil { collector.methodForRecordedElevations = method }
+        return collector
     }
 
     /// The model, opened, with what the command does with it; nil without `--dem`.
@@ -97,7 +111,13 @@ final class DEMUse: @unchecked Sendable {
             ? "1 point outside \(model.path) (or where it has no data) kept its own elevation"
             : "\(DecimalText.grouped(tally.notCovered)) points outside \(model.path) (or where it has no data) "
                 + "kept their own elevation"
-        console.warning("--dem: \(points); the first at \(Self.position(first))")
+        let lines = tally.linesKeepingRecordedElevations
+        let measured =
+            mode == .replace && lines > 0
+            ? "; the ascent of \(lines == 1 ? "the track" : "the \(DecimalText.grouped(lines)) tracks") with such "
+                + "points is measured as for recorded elevations (their noise smoothed), not as for exact data"
+            : ""
+        console.warning("--dem: \(points); the first at \(Self.position(first))\(measured)")
     }
 
     static func position(_ c: Coordinate) -> String {

@@ -37,6 +37,54 @@ enum DEMFixture {
         100 + (c.longitude - 13) * 1200 - 2 * (47 - c.latitude) * 1200
     }
 
+    /// `bytes` in the gzip format, in stored (uncompressed) deflate blocks: a .gz file without a compressor.
+    static func gzip(_ bytes: [UInt8]) -> [UInt8] {
+        var table = [UInt32](repeating: 0, count: 256)
+        for n in 0..<256 {
+            var c = UInt32(n)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            table[n] = c
+        }
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in bytes { crc = table[Int((crc ^ UInt32(b)) & 0xFF)] ^ (crc >> 8) }
+        crc ^= 0xFFFF_FFFF
+        func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        var out: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3]
+        var start = 0
+        repeat {
+            let end = min(start + 65_535, bytes.count)
+            let length = UInt16(end - start)
+            out += [end == bytes.count ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8)]
+            out += [UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            out += bytes[start..<end]
+            start = end
+        } while start < bytes.count
+        return out + le32(crc) + le32(UInt32(truncatingIfNeeded: bytes.count))
+    }
+
+    /// Writes an ESRI ASCII grid (a raster GDAL reads without a sidecar, in degrees when it has no `.prj`) of
+    /// `columns` × `rows` cells of `cell` degrees from `west`, `south`, each cell's value `value` at its centre;
+    /// `noData` in its header when given.
+    @discardableResult
+    static func asciiGrid(
+        west: Double, south: Double, cell: Double, columns: Int, rows: Int, in folder: URL, name: String,
+        noData: Double? = -9999, value: (Coordinate) -> Double
+    ) throws -> String {
+        var grid = "ncols \(columns)\nnrows \(rows)\nxllcorner \(west)\nyllcorner \(south)\ncellsize \(cell)\n"
+        if let noData { grid += "NODATA_value \(noData)\n" }
+        for row in 0..<rows {
+            let lat = south + (Double(rows - row) - 0.5) * cell
+            grid +=
+                (0..<columns).map {
+                    String(value(Coordinate(latitude: lat, longitude: west + (Double($0) + 0.5) * cell)))
+                }
+                .joined(separator: " ") + "\n"
+        }
+        let path = folder.appendingPathComponent(name).path
+        try Data(grid.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     /// The plane's samples in the tile at `lat`, `lon`.
     static func planeSample(lat: Int, lon: Int) -> (Int, Int) -> Int16 {
         { i, j in Int16(100 + (lon - 13) * 1200 + i - 2 * ((47 - (lat + 1)) * 1200 + j)) }
@@ -81,6 +129,200 @@ enum DEMFixture {
         }
         #expect(try model.elevation(at: Coordinate(latitude: 46.5, longitude: 15.5)) == nil)
         #expect(try model.elevation(at: Coordinate(latitude: 47.5, longitude: 13.5)) == nil)
+    }
+
+    @Test func tilesThatAbutAreInterpolatedAcrossTheirSeams() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Four tiles of 10 × 10 cells of 0.01° meeting at 13.1° E, 46.1° N, without a shared sample (as
+        // Copernicus GLO-30's): between the last sample centres of two tiles, only both give the plane.
+        func plane(_ c: Coordinate) -> Double { 100 + 100 * (c.longitude - 13) + 50 * (c.latitude - 46) }
+        for (west, south) in [(13.0, 46.0), (13.1, 46.0), (13.0, 46.1), (13.1, 46.1)] {
+            try DEMFixture.asciiGrid(
+                west: west, south: south, cell: 0.01, columns: 10, rows: 10, in: folder,
+                name: "tile_\(Int(west * 10))_\(Int(south * 10)).asc", value: plane)
+        }
+        let model = try ElevationModel(path: folder.path)
+        // A track across the seams both ways, near the corner where the four meet, and back.
+        let points = [
+            (46.05, 13.05), (46.05, 13.0972), (46.05, 13.0991), (46.05, 13.1), (46.05, 13.1004), (46.05, 13.1031),
+            (46.05, 13.15), (46.0998, 13.1003), (46.1002, 13.0996), (46.1049, 13.0951), (46.1, 13.1),
+            (46.0961, 13.1049), (46.15, 13.1004), (46.15, 13.0999), (46.0999, 13.05), (46.1001, 13.15),
+        ]
+        for (lat, lon) in points + points.reversed() {
+            let c = Coordinate(latitude: lat, longitude: lon)
+            let e = try #require(try model.elevation(at: c), "\(lat), \(lon) not covered")
+            #expect(abs(e - plane(c)) < 0.002, "\(lat), \(lon): \(e) against \(plane(c))")
+        }
+        // Beyond the mosaic's outer sample centres the edge samples stand in, as in one raster; beyond it, nothing.
+        let edge = Coordinate(latitude: 46.05, longitude: 13.002)
+        #expect(try model.elevation(at: edge) == 100 + 0.5 + 50 * 0.05)
+        #expect(try model.elevation(at: Coordinate(latitude: 46.05, longitude: 12.998)) == nil)
+        #expect(try model.elevation(at: Coordinate(latitude: 46.201, longitude: 13.15)) == nil)
+    }
+
+    @Test func sidecarFilesAreRead() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // ESRI's float grid: the samples in the .flt, their grid and no-data value in the .hdr beside it.
+        var floats = [Float](repeating: 250, count: 16)
+        floats[5] = -9999
+        try Data(floats.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) })
+            .write(to: folder.appendingPathComponent("grid.flt"))
+        let header =
+            "ncols 4\nnrows 4\nxllcorner 13\nyllcorner 46\ncellsize 0.01\nnodata_value -9999\nbyteorder LSBFIRST\n"
+        try Data(header.utf8).write(to: folder.appendingPathComponent("grid.hdr"))
+        let grid = try ElevationModel(path: folder.appendingPathComponent("grid.flt").path)
+        #expect(try grid.elevation(at: Coordinate(latitude: 46.035, longitude: 13.005)) == 250)
+        #expect(try grid.elevation(at: Coordinate(latitude: 46.025, longitude: 13.015)) == nil)
+
+        // Scale, offset and unit in GDAL's .aux.xml: (10 + 0.5 × 100) feet.
+        let sub = folder.appendingPathComponent("aux")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let ascii = try DEMFixture.asciiGrid(
+            west: 13, south: 46, cell: 0.01, columns: 4, rows: 4, in: sub, name: "feet.asc", value: { _ in 100 })
+        let aux = """
+            <PAMDataset><PAMRasterBand band="1"><UnitType>ft</UnitType><Offset>10</Offset><Scale>0.5</Scale>\
+            </PAMRasterBand></PAMDataset>
+            """
+        try Data(aux.utf8).write(to: URL(fileURLWithPath: ascii + ".aux.xml"))
+        let feet = try ElevationModel(path: ascii)
+        #expect(try feet.elevation(at: Coordinate(latitude: 46.035, longitude: 13.035)) == 18.288)
+        // The same from a folder of tiles.
+        let inFolder = try ElevationModel(path: sub.path)
+        #expect(try inFolder.elevation(at: Coordinate(latitude: 46.035, longitude: 13.035)) == 18.288)
+
+        // A world file places an image that has no position of its own; its no-data value is in the .aux.xml.
+        let image = try Fixture.write(Array("P5\n2 2\n255\n".utf8) + [10, 20, 30, 40], name: "image.pgm", in: folder)
+        try Data("0.01\n0\n0\n-0.01\n13.005\n46.995\n".utf8).write(to: folder.appendingPathComponent("image.wld"))
+        let noData = #"<PAMDataset><PAMRasterBand band="1"><NoDataValue>40</NoDataValue></PAMRasterBand></PAMDataset>"#
+        try Data(noData.utf8).write(to: URL(fileURLWithPath: image + ".aux.xml"))
+        let placed = try ElevationModel(path: image)
+        #expect(try placed.elevation(at: Coordinate(latitude: 46.995, longitude: 13.005)) == 10)
+        #expect(try placed.elevation(at: Coordinate(latitude: 46.985, longitude: 13.005)) == 30)
+        #expect(try placed.elevation(at: Coordinate(latitude: 46.985, longitude: 13.015)) == nil)
+    }
+
+    @Test func aLineThatKeepsRecordedElevationsIsMeasuredAsRecordedData() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = try ElevationModel(
+            path: try DEMFixture.hgt(lat: 46, lon: 13, in: folder, value: DEMFixture.planeSample(lat: 46, lon: 13)))
+        // 2,000 fixes 5 m apart along a parallel, recorded with noise of ±5 m: one line on the DEM, one off it.
+        var random = SeededRandom(state: 7)
+        func line(latitude: Double) -> [TrackPoint] {
+            (0..<2000).map { k in
+                TrackPoint(
+                    coordinate: Coordinate(latitude: latitude, longitude: 13.2 + Double(k) * 0.000065),
+                    elevation: 500 + Double.random(in: -5...5, using: &random))
+            }
+        }
+        let (on, off) = (line(latitude: 46.5), line(latitude: 45.5))
+        func feed(_ lines: [[TrackPoint]], into handler: GPXHandler) throws {
+            for points in lines {
+                try handler.beginTrack()
+                try handler.beginSegment()
+                for p in points { try handler.trackPoint(p) }
+                try handler.endSegment()
+                try handler.endTrack(Details())
+            }
+        }
+        // Exact data on the line the DEM covers; the other's recorded noise measured as such, across threads.
+        let collector = StatisticsCollector(method: .exact)
+        collector.methodForRecordedElevations = .standard
+        let pipeline = GPXPipeline(into: collector)
+        let handler = ElevationModelHandler(model: model, into: pipeline)
+        try feed([on, off], into: handler)
+        try pipeline.finish()
+        #expect(handler.tally.linesKeepingRecordedElevations == 1)
+        let rise = DEMFixture.plane(on[1999].coordinate) - DEMFixture.plane(on[0].coordinate)
+        #expect(abs(try #require(collector.tracks[0].ascent).ascentMeters - rise) < 0.01)
+        let standard = StatisticsCollector(method: .standard)
+        let exact = StatisticsCollector(method: .exact)
+        try feed([off], into: standard)
+        try feed([off], into: exact)
+        let measured = try #require(collector.tracks[1].ascent)
+        #expect(measured == standard.tracks[0].ascent)
+        #expect(measured.ascentMeters * 10 < (exact.tracks[0].ascent?.ascentMeters ?? 0))
+
+        // The same count for a track in memory.
+        var tally = ElevationModel.Tally()
+        var inMemory = Track(segments: [TrackSegment(points: on)])
+        try model.apply(to: &inMemory, mode: .replace, tally: &tally)
+        #expect(tally.linesKeepingRecordedElevations == 0)
+        inMemory = Track(segments: [TrackSegment(points: on), TrackSegment(points: off)])
+        try model.apply(to: &inMemory, mode: .replace, tally: &tally)
+        #expect(tally.linesKeepingRecordedElevations == 1)
+    }
+
+    @Test func gzippedSRTMTilesAreRead() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tiles = folder.appendingPathComponent("skadi/N46")
+        try FileManager.default.createDirectory(at: tiles, withIntermediateDirectories: true)
+        for lon in [13, 14] {
+            let plain = try DEMFixture.hgt(
+                lat: 46, lon: lon, in: folder, value: DEMFixture.planeSample(lat: 46, lon: lon))
+            let gzipped = tiles.appendingPathComponent(String(format: "N46E%03d.hgt.gz", lon))
+            try Data(DEMFixture.gzip(Array(try Data(contentsOf: URL(fileURLWithPath: plain))))).write(to: gzipped)
+            try FileManager.default.removeItem(atPath: plain)
+        }
+        let model = try ElevationModel(path: folder.path)
+        for (lat, lon) in [(46.5, 13.5), (46.25, 14.0), (46.7, 14.9)] {
+            let c = Coordinate(latitude: lat, longitude: lon)
+            let e = try #require(try model.elevation(at: c), "\(lat), \(lon)")
+            #expect(abs(e - DEMFixture.plane(c)) < 0.001, "\(lat), \(lon): \(e)")
+        }
+        let single = try ElevationModel(path: tiles.appendingPathComponent("N46E014.hgt.gz").path)
+        #expect(
+            try single.elevation(at: Coordinate(latitude: 46.5, longitude: 14.5))
+                == DEMFixture.plane(
+                    Coordinate(latitude: 46.5, longitude: 14.5)))
+        // Nothing is left beside the tiles (GDAL would write an index of the .gz).
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: tiles.path).sorted() == [
+                "N46E013.hgt.gz", "N46E014.hgt.gz",
+            ])
+        // A damaged one is no raster.
+        let damaged = try Fixture.write(
+            [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3] + Array("not deflate".utf8), name: "N47E013.hgt.gz", in: folder)
+        #expect {
+            try ElevationModel(path: damaged)
+        } throws: { error in
+            guard case .notARaster(damaged, _) = error as? ElevationModelError else { return false }
+            return true
+        }
+    }
+
+    @Test func longitudesPast180DegreesAreATurnAway() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Rasters in degrees across the antimeridian (179.9° to 180.1°) and in 0…360° (77° W as 283°), each on a
+        // plane that rises 10 m a thousandth of a degree east from its west edge.
+        func plane(_ west: Double) -> (Coordinate) -> Double {
+            { c in 100 + 10_000 * (c.longitude - west) + 10 * c.latitude }
+        }
+        let across = try DEMFixture.asciiGrid(
+            west: 179.9, south: -17.1, cell: 0.01, columns: 20, rows: 20, in: folder, name: "across.asc",
+            value: plane(179.9))
+        let sub = folder.appendingPathComponent("tiles")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try DEMFixture.asciiGrid(
+            west: 282.9, south: -11.1, cell: 0.01, columns: 20, rows: 20, in: sub, name: "west.asc", value: plane(282.9)
+        )
+        let cases: [(String, Double, Double, Double, Double)] = [
+            (across, 179.9, -17.0, 179.95, 179.95), (across, 179.9, -17.0, -179.95, 180.05),
+            (across, 179.9, -16.95, -179.9055, 180.0945), (sub.path, 282.9, -11.0, -77.05, 282.95),
+            (sub.path, 282.9, -10.955, -76.9449, 283.0551),
+        ]
+        for (path, west, lat, lon, inRaster) in cases {
+            let e = try #require(
+                try ElevationModel(path: path).elevation(at: Coordinate(latitude: lat, longitude: lon)))
+            let expected = plane(west)(Coordinate(latitude: lat, longitude: inRaster))
+            #expect(abs(e - expected) < 0.002, "\(lat), \(lon): \(e) against \(expected)")
+        }
+        #expect(try ElevationModel(path: across).elevation(at: Coordinate(latitude: -17, longitude: -179.8)) == nil)
+        #expect(try ElevationModel(path: sub.path).elevation(at: Coordinate(latitude: -11, longitude: 76.95)) == nil)
     }
 
     @Test func samplesWithoutDataDropOut() throws {
