@@ -779,7 +779,11 @@ public struct AscentMethod: Hashable, Sendable {
         var variances: [Double] = []
         var lag = measured.shortestLag
         var measuredBefore = 0.0
-        while lag <= longestNoiseLagMeters, let chords = Self.residuals(measured.copies, lag: lag) {
+        // The residuals of the next lag, when they were measured ahead (to tell a jump's scatter from terrain).
+        var ahead: (lag: Double, chords: (values: [Double], lag: Double))? = nil
+        while lag <= longestNoiseLagMeters,
+            let chords = ahead.flatMap({ $0.lag == lag ? $0.chords : nil }) ?? Self.residuals(measured.copies, lag: lag)
+        {
             defer { lag *= 2.0.squareRoot() }
             // On evenly spaced fixes two nominal lags can take the same chords: measure each once.
             if chords.lag <= 1.05 * measuredBefore { continue }
@@ -798,11 +802,12 @@ public struct AscentMethod: Hashable, Sendable {
             // grows there within the limit over half that lag and over a quarter of it.
             if lags.count >= 3, growsTooFast(to: (lag, variance), since: 2, lags, variances) {
                 let next = lag * 2.0.squareRoot()
-                guard next <= longestNoiseLagMeters, let after = Self.residuals(measured.copies, lag: next)?.values,
-                    case let v = measured.variance(after),
+                guard next <= longestNoiseLagMeters, let after = Self.residuals(measured.copies, lag: next),
+                    case let v = measured.variance(after.values),
                     !growsTooFast(to: (next, v), since: 2, lags + [lag], variances + [variance]),
                     !growsTooFast(to: (next, v), since: 4, lags, variances)
                 else { break }
+                ahead = (next, after)
             }
             lags.append(lag)
             variances.append(variance)

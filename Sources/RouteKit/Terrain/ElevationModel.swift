@@ -263,10 +263,7 @@ private final class Tiles {
                 continue
             }
             // A sample centre of an aligned grid, to rounding.
-            let tolerance = 1e-6
-            if p.x >= 0.5 - tolerance, p.x <= Double(tile.width) - 0.5 + tolerance, p.y >= 0.5 - tolerance,
-                p.y <= Double(tile.height) - 0.5 + tolerance
-            {
+            if tile.coversBetweenSamples(p, tolerance: 1e-6) {
                 onEdge = (tile, p)
                 break
             }

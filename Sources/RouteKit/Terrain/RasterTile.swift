@@ -181,9 +181,11 @@ final class RasterTile {
         p.x >= 0 && p.x <= Double(width) && p.y >= 0 && p.y <= Double(height)
     }
 
-    /// True when the pixel coordinates lie between sample centres, where no neighbouring tile is needed.
-    func coversBetweenSamples(_ p: (x: Double, y: Double)) -> Bool {
-        p.x >= 0.5 && p.x <= Double(width) - 0.5 && p.y >= 0.5 && p.y <= Double(height) - 0.5
+    /// True when the pixel coordinates lie between sample centres, where no neighbouring tile is needed (within
+    /// `tolerance` pixels).
+    func coversBetweenSamples(_ p: (x: Double, y: Double), tolerance: Double = 0) -> Bool {
+        p.x >= 0.5 - tolerance && p.x <= Double(width) - 0.5 + tolerance && p.y >= 0.5 - tolerance
+            && p.y <= Double(height) - 0.5 + tolerance
     }
 
     /// A sample beyond the raster's edge, as another tile of the model gives it.
