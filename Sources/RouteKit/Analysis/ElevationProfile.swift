@@ -38,11 +38,17 @@ public struct ElevationProfile: Sendable {
     /// The stretch over which a sample's grade is taken, metres.
     public static let gradeWindowMeters = 100.0
 
-    /// The profile of `track` with `method`'s smoothing.
-    public init(track: Track, method: AscentMethod = .standard) {
+    /// The profile of `track` with `method`'s smoothing. `recorded` are the points (positions among the track's
+    /// points counted across its segments, ascending) that kept recorded elevations where the others took an
+    /// elevation model's (as ``ElevationModel/apply(to:mode:tally:)`` returns them): `recordedMethod` measures
+    /// those stretches.
+    public init(
+        track: Track, method: AscentMethod = .standard, recorded: [Int] = [], recordedMethod: AscentMethod? = nil
+    ) {
         let collector = StatisticsCollector(method: method)
         collector.keepSeries = true
-        collector.measure(track)
+        collector.methodForRecordedElevations = recordedMethod
+        collector.measure(track, recorded: recorded)
         // Each point's distance along the track: running on across segment breaks, the gap not counted.
         var positions: [Position] = []
         var segmentStarts: [Int] = []

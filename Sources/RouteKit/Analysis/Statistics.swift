@@ -50,12 +50,22 @@ extension GPXDocument {
 }
 
 extension StatisticsCollector {
-    /// Feeds a whole track through the collector, as a reader would.
-    func measure(_ track: Track) {
+    /// Feeds a whole track through the collector, as a reader would; the points at `recorded` (positions among
+    /// the track's points counted across its segments, ascending) kept recorded elevations among a model's.
+    func measure(_ track: Track, recorded: [Int] = []) {
         beginTrack()
+        var position = 0
+        var next = recorded.startIndex
         for segment in track.segments {
             beginSegment()
-            for point in segment.points { trackPoint(point) }
+            for point in segment.points {
+                if next < recorded.endIndex && recorded[next] == position {
+                    recordedElevationKept()
+                    next += 1
+                }
+                trackPoint(point)
+                position += 1
+            }
             endSegment()
         }
         endTrack(track.details)

@@ -2,13 +2,15 @@
 /// route, kept apart, for files that hold planned routes only).
 ///
 /// Lengths are geodesics on WGS84 (``Geodesic/stepDistance(from:to:)``), summed within segments. Ascent and descent use
-/// ``method`` on each segment's elevations (``methodForRecordedElevations``, when set, on a line told that some of its
-/// points kept recorded elevations), measured when the line ends. Memory: two numbers per point of the current track.
+/// ``method`` on each segment's elevations, measured when the line ends; where some of a segment's points kept
+/// recorded elevations among exact ones (``recordedElevationKept()``), ``methodForRecordedElevations`` on those
+/// stretches (see ``AscentMethod/analyze(_:recorded:recordedMethod:)``). Memory: two numbers per point of the current
+/// track.
 public final class StatisticsCollector: GPXHandler {
     /// The ascent method.
     public let method: AscentMethod
-    /// The ascent method for a line some of whose points kept their recorded elevations where the others took
-    /// an elevation model's (``recordedElevationsKept()``); nil: ``method`` for every line. With ``method`` for
+    /// The ascent method for the stretches of a line whose points kept their recorded elevations where the others
+    /// took an elevation model's (``recordedElevationKept()``); nil: ``method`` for every point. With ``method`` for
     /// exact data (``AscentMethod/exact``), this is the one for recorded data, whose noise it measures.
     public var methodForRecordedElevations: AscentMethod?
     /// One summary per track, in file order.
@@ -48,8 +50,10 @@ public final class StatisticsCollector: GPXHandler {
     private var hasElevation = false
     /// The current line's segments with elevations, as ranges of `series`, measured when the line ends.
     private var parts: [Range<Int>] = []
-    /// Whether a point of the current line kept a recorded elevation.
-    private var recordedKept = false
+    /// The samples of `series` that kept recorded elevations among an elevation model's, ascending.
+    private var recordedSamples: [Int] = []
+    /// Whether the next point keeps its recorded elevation.
+    private var nextKeepsRecorded = false
 
     public init(method: AscentMethod = .standard) {
         self.method = method
@@ -59,7 +63,7 @@ public final class StatisticsCollector: GPXHandler {
     public func beginSegment() { startSegment() }
     public func trackPoint(_ point: TrackPoint) { add(point) }
     public func endSegment() { finishSegment() }
-    public func recordedElevationsKept() { recordedKept = true }
+    public func recordedElevationKept() { nextKeepsRecorded = true }
     public func endTrack(_ details: Details) {
         tracks.append(finishLine(details))
         if keepSeries {
@@ -97,7 +101,8 @@ public final class StatisticsCollector: GPXHandler {
         longestPart = 0
         segmentMaxima = (nil, nil)
         parts.removeAll(keepingCapacity: true)
-        recordedKept = false
+        recordedSamples.removeAll(keepingCapacity: true)
+        nextKeepsRecorded = false
     }
 
     private func startSegment() {
@@ -133,6 +138,7 @@ public final class StatisticsCollector: GPXHandler {
             }
         }
         if let e = point.elevation {
+            if nextKeepsRecorded { recordedSamples.append(series.count) }
             series.append(distance: distance, elevation: e)
             seriesCoordinates.append(point.coordinate)
             current.minElevationMeters = min(current.minElevationMeters ?? e, e)
@@ -144,6 +150,7 @@ public final class StatisticsCollector: GPXHandler {
             addTime(t)
         }
         previous = point
+        nextKeepsRecorded = false
     }
 
     /// Time-based values come only from steps forward in time: a step back (tracks stitched from recordings
@@ -192,15 +199,25 @@ public final class StatisticsCollector: GPXHandler {
         previous = nil
     }
 
-    /// Ascent, descent, smoothed elevations and grades of the current line's parts, with the method for its
+    /// Ascent, descent, smoothed elevations and grades of the current line's parts, with the method for their
     /// elevations.
     private func measureParts() {
-        let method = recordedKept ? methodForRecordedElevations ?? self.method : self.method
+        var nextRecorded = recordedSamples.startIndex
         for range in parts {
             let part = ElevationSeries(
                 distances: Array(series.distances[range]), elevations: Array(series.elevations[range]))
             hasElevation = true
-            let (result, smoothed) = method.analyze(part)
+            var recorded: [Int] = []
+            while nextRecorded < recordedSamples.endIndex && recordedSamples[nextRecorded] < range.upperBound {
+                recorded.append(recordedSamples[nextRecorded] - range.lowerBound)
+                nextRecorded += 1
+            }
+            let (result, smoothed) =
+                if let recordedMethod = methodForRecordedElevations, !recorded.isEmpty {
+                    method.analyze(part, recorded: recorded, recordedMethod: recordedMethod)
+                } else {
+                    method.analyze(part)
+                }
             ascent.ascentMeters += result.ascentMeters
             ascent.descentMeters += result.descentMeters
             // Report the parameters of the longest part.

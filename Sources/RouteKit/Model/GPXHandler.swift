@@ -22,10 +22,9 @@ public protocol GPXHandler: AnyObject {
     func endSegment() throws
     /// The current track ends; `details` are its name, description and so on.
     func endTrack(_ details: Details) throws
-    /// Some points of the current track or route kept their recorded elevations where the others took an
-    /// elevation model's (which does not cover them): the line's elevations are not all exact. Sent at most
-    /// once a line, before it ends, by ``ElevationModelHandler``.
-    func recordedElevationsKept() throws
+    /// The next point of the current track or route keeps its recorded elevation where others take an elevation
+    /// model's (which does not cover it): its elevation is not exact. Sent by ``ElevationModelHandler``.
+    func recordedElevationKept() throws
 }
 
 extension GPXHandler {
@@ -38,7 +37,7 @@ extension GPXHandler {
     public func trackPoint(_ point: TrackPoint) throws {}
     public func endSegment() throws {}
     public func endTrack(_ details: Details) throws {}
-    public func recordedElevationsKept() throws {}
+    public func recordedElevationKept() throws {}
 }
 
 /// A handler that gathers a whole ``GPXDocument`` in memory.

@@ -18,7 +18,7 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
         case beginSegment
         case endSegment
         case endTrack(Details)
-        case recordedElevationsKept
+        case recordedElevationKept
     }
 
     private struct Batch {
@@ -87,7 +87,7 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
             case .beginSegment: try target.beginSegment()
             case .endSegment: try target.endSegment()
             case .endTrack(let d): try target.endTrack(d)
-            case .recordedElevationsKept: try target.recordedElevationsKept()
+            case .recordedElevationKept: try target.recordedElevationKept()
             }
         }
         while next < work.points.count {
@@ -124,5 +124,5 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
     package func beginSegment() throws { try control(.beginSegment) }
     package func endSegment() throws { try control(.endSegment) }
     package func endTrack(_ details: Details) throws { try control(.endTrack(details)) }
-    package func recordedElevationsKept() throws { try control(.recordedElevationsKept) }
+    package func recordedElevationKept() throws { try control(.recordedElevationKept) }
 }

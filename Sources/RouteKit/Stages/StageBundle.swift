@@ -86,8 +86,8 @@ public struct StageBundle: Sendable {
 
     /// Reads the bundle in `source`, measuring each stage with `method`; control points within
     /// `assignmentMeters` of a stage's track belong to the nearest such stage. With `elevations`, the tracks
-    /// take their elevations from the model (as its mode says) before they are measured; a stage some of whose
-    /// points kept their recorded elevations is then measured with `methodForRecordedElevations` when given.
+    /// take their elevations from the model (as its mode says) before they are measured; the stretches of a stage
+    /// whose points kept their recorded elevations are then measured with `methodForRecordedElevations` when given.
     /// Never throws: what cannot be read is left out and said in ``problems``.
     public static func read(
         _ source: BundleSource, method: AscentMethod = .standard, assignmentMeters: Double = 200,
@@ -219,16 +219,16 @@ public struct StageBundle: Sendable {
                 StageProblem(message: "\(source.displayName(name)): no track points; stage \(number) left out"))
         }
         var tally: ElevationModel.Tally?
+        var recorded: [Int] = []
         if let elevations {
             var counted = ElevationModel.Tally()
             do {
-                try elevations.model.apply(to: &track, mode: elevations.mode, tally: &counted)
+                recorded = try elevations.model.apply(to: &track, mode: elevations.mode, tally: &counted)
             } catch {
                 return .failure(StageProblem(message: "--dem \(error); stage \(number) left out"))
             }
             tally = counted
         }
-        let stageMethod = (tally?.linesKeepingRecordedElevations ?? 0) > 0 ? recordedMethod ?? method : method
         func text(_ key: String) -> String? {
             entry?[key]?.string.map { $0.trimmingSpaces() }.flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -236,7 +236,10 @@ public struct StageBundle: Sendable {
             Stage(
                 number: number, fileName: name, name: text("name") ?? track.name ?? "Etapa \(number)",
                 description: text("desc"), category: text("category"), href: text("href"),
-                track: track, profile: ElevationProfile(track: track, method: stageMethod), elevations: tally))
+                track: track,
+                profile: ElevationProfile(
+                    track: track, method: method, recorded: recorded, recordedMethod: recordedMethod),
+                elevations: tally))
     }
 
     /// A JSON list of the bundle (etape.json, kt.json), or nil with the problem noted.

@@ -83,18 +83,26 @@ public final class ElevationModel: @unchecked Sendable {
     }
 
     /// Sets the elevations of `track`'s points from the model as `mode` says, counting into `tally`.
-    public func apply(to track: inout Track, mode: Mode, tally: inout Tally) throws(ElevationModelError) {
+    ///
+    /// - Returns: the points that kept recorded elevations, as positions among the track's points counted across
+    ///   its segments, ascending (for ``ElevationProfile/init(track:method:recorded:recordedMethod:)``).
+    @discardableResult
+    public func apply(to track: inout Track, mode: Mode, tally: inout Tally) throws(ElevationModelError) -> [Int] {
         try lock.withLock { () throws(ElevationModelError) in try setElevations(of: &track, mode: mode, tally: &tally) }
     }
 
     /// ``apply(to:mode:tally:)``, with the lock held.
-    private func setElevations(of track: inout Track, mode: Mode, tally: inout Tally) throws(ElevationModelError) {
-        var recordedKept = false
+    private func setElevations(
+        of track: inout Track, mode: Mode, tally: inout Tally
+    ) throws(ElevationModelError) -> [Int] {
+        var recorded: [Int] = []
+        var position = 0
         for s in track.segments.indices {
             for p in track.segments[s].points.indices {
+                defer { position += 1 }
                 let point = track.segments[s].points[p]
                 guard mode == .replace || point.elevation == nil else {
-                    recordedKept = true
+                    recorded.append(position)
                     continue
                 }
                 let e = try tiles.elevation(at: point.coordinate)
@@ -102,11 +110,12 @@ public final class ElevationModel: @unchecked Sendable {
                 if let e {
                     track.segments[s].points[p].elevation = e
                 } else if point.elevation != nil {
-                    recordedKept = true
+                    recorded.append(position)
                 }
             }
         }
-        if recordedKept { tally.linesKeepingRecordedElevations += 1 }
+        if !recorded.isEmpty { tally.linesKeepingRecordedElevations += 1 }
+        return recorded
     }
 
 }

@@ -1,6 +1,6 @@
 /// Sets the elevations of the points streaming through it from an ``ElevationModel`` (as its ``mode`` says)
-/// and hands everything on to `target`: waypoints, route points and track points alike. Tells `target` once a
-/// track or route when a point of it keeps a recorded elevation (``GPXHandler/recordedElevationsKept()``).
+/// and hands everything on to `target`: waypoints, route points and track points alike. Tells `target` before
+/// each point of a track or route that keeps a recorded elevation (``GPXHandler/recordedElevationKept()``).
 public final class ElevationModelHandler: GPXHandler {
     /// The model the elevations come from.
     public let model: ElevationModel
@@ -12,7 +12,7 @@ public final class ElevationModelHandler: GPXHandler {
     /// stops the reading (for a strict run).
     private let onNotCovered: ((Coordinate) throws -> Void)?
     private let target: GPXHandler
-    /// Whether the current line has been reported to `target` for a recorded elevation it kept.
+    /// Whether the current line has been counted for a recorded elevation it kept.
     private var recordedKept = false
 
     public init(
@@ -63,22 +63,18 @@ public final class ElevationModelHandler: GPXHandler {
         try target.trackPoint(p)
     }
 
-    /// ``elevation(_:at:)`` for a point of a track or route, telling `target` once a line when a recorded
-    /// elevation stays.
+    /// ``elevation(_:at:)`` for a point of a track or route, telling `target` when a recorded elevation stays.
     private func lineElevation(_ recorded: Double?, at coordinate: Coordinate) throws -> Double? {
         let (e, fromModel) = try elevation(recorded, at: coordinate)
-        if !fromModel, e != nil, !recordedKept {
+        if !fromModel, e != nil {
+            if !recordedKept { tally.linesKeepingRecordedElevations += 1 }
             recordedKept = true
-            tally.linesKeepingRecordedElevations += 1
-            try target.recordedElevationsKept()
+            try target.recordedElevationKept()
         }
         return e
     }
     public func endSegment() throws { try target.endSegment() }
-    public func recordedElevationsKept() throws {
-        guard !recordedKept else { return }
-        recordedKept = true
-        try target.recordedElevationsKept()
-    }
+    /// Not passed on: whether the next point's elevation is recorded is this handler's to tell.
+    public func recordedElevationKept() throws {}
     public func endTrack(_ details: Details) throws { try target.endTrack(details) }
 }

@@ -85,9 +85,9 @@ struct ClimbsCommand: Command {
     func run(console: Console) throws -> ExitCode {
         guard let path = input else { throw CLIError.usage("no input file") }  // validate() has said so already
         let model = try dem.open(strict: strict)
-        let track = try readTrack(path, strict: strict, quiet: quiet, console: console, dem: model)
+        let (track, recorded) = try readTrack(path, strict: strict, quiet: quiet, console: console, dem: model)
         model?.report(console: console, quiet: quiet)
-        let profile = ElevationProfile(track: track, method: dem.method(method, after: model?.tally))
+        let profile = dem.profile(track, recorded: recorded, method: method)
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations: no climbs") }
         let climbs = profile.climbs().filter { climb in
             minimumCategory.map { minimum in climb.category.map { $0 <= minimum } ?? false } ?? true

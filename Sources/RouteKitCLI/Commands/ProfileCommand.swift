@@ -107,9 +107,9 @@ struct ProfileCommand: Command {
     func run(console: Console) throws -> ExitCode {
         guard let path = input else { throw CLIError.usage("no input file") }  // validate() has said so already
         let model = try dem.open(strict: strict)
-        let track = try readTrack(path, strict: strict, quiet: quiet, console: console, dem: model)
+        let (track, recorded) = try readTrack(path, strict: strict, quiet: quiet, console: console, dem: model)
         model?.report(console: console, quiet: quiet)
-        let profile = ElevationProfile(track: track, method: dem.method(method, after: model?.tally))
+        let profile = dem.profile(track, recorded: recorded, method: method)
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations") }
         let placed = try placeWaypoints(on: profile, console: console)
         var buffer = ByteBuffer(capacity: 1 << 16)

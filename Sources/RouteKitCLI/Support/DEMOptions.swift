@@ -16,8 +16,8 @@ struct DEMOptions {
                     VRT, ...) in any CRS, or a folder of such tiles (opened as the track
                     needs them). Bilinear between samples; no-data honoured. Points the DEM
                     does not cover keep their own elevation, with one warning (an error
-                    with --strict). With replace, the ascent counts every rise of the DEM's
-                    elevations, as for exact data, on a track whose points all took them.
+                    with --strict). The ascent counts every rise of the DEM's elevations,
+                    as for exact data; stretches that keep their own are smoothed for noise.
                     """,
                 into: \.path),
             .value(
@@ -36,23 +36,26 @@ struct DEMOptions {
     }
 
     /// The ascent method for these options: with elevations from the DEM, the settings for exact data
-    /// (``AscentMethod/exact``: no smoothing, every rise counted), unless the user chose others.
+    /// (``AscentMethod/exact``: no smoothing, every rise counted), unless the user chose others. The stretches
+    /// of a line that kept recorded elevations are measured with `method` itself.
     func method(_ method: AscentMethod) -> AscentMethod {
-        guard path != nil, mode == .replace else { return method }
+        guard path != nil else { return method }
         var exact = AscentMethod.exact
         exact.smoothingMeters = method.smoothingMeters ?? AscentMethod.exact.smoothingMeters
         exact.thresholdMeters = method.thresholdMeters ?? AscentMethod.exact.thresholdMeters
         return exact
     }
 
-    /// The ascent method for a track read with the DEM as `tally` says: for exact data only when every point
-    /// with an elevation took the DEM's, else `method` (the recorded elevations' noise is measured).
-    func method(_ method: AscentMethod, after tally: ElevationModel.Tally?) -> AscentMethod {
-        (tally?.linesKeepingRecordedElevations ?? 0) > 0 ? method : self.method(method)
+    /// The profile of `track` with `method`, `recorded` its points that kept recorded elevations
+    /// (``DEMUse/apply(to:path:)``): for exact data where the points took the DEM's elevations, `method` on the
+    /// stretches that kept their own.
+    func profile(_ track: Track, recorded: [Int], method: AscentMethod) -> ElevationProfile {
+        ElevationProfile(
+            track: track, method: self.method(method), recorded: recorded, recordedMethod: path != nil ? method : nil)
     }
 
-    /// A statistics collector for these options: for exact data on the lines whose points all took the DEM's
-    /// elevations, `method` on the others.
+    /// A statistics collector for these options: for exact data where the points took the DEM's elevations,
+    /// `method` on the stretches that kept their own.
     func collector(_ method: AscentMethod) -> StatisticsCollector {
         let collector = StatisticsCollector(method: self.method(method))
         if path != nil { collector.methodForRecordedElevations = method }
@@ -88,11 +91,26 @@ final class DEMUse: @unchecked Sendable {
 
     /// A handler that sets the elevations of the points of the file at `path` on their way into `target`.
     func handler(into target: GPXHandler, path: String) -> ElevationModelHandler {
-        ElevationModelHandler(model: model, mode: mode, into: target) { [strict, model] coordinate in
+        ElevationModelHandler(model: model, mode: mode, into: target) { [self] coordinate in
             guard strict else { return }
-            throw CLIError.data(
-                "\(path): the DEM \(model.path) has no elevation at \(Self.position(coordinate)) (--strict)")
+            throw notCovered(coordinate, path: path)
         }
+    }
+
+    /// Sets the elevations of `track`, read from `path`, as ``handler(into:path:)`` would, and counts what it did.
+    ///
+    /// - Returns: the points that kept recorded elevations (see ``ElevationModel/apply(to:mode:tally:)``).
+    func apply(to track: inout Track, path: String) throws -> [Int] {
+        var counted = ElevationModel.Tally()
+        let recorded = try model.apply(to: &track, mode: mode, tally: &counted)
+        add(counted)
+        if strict, let first = counted.firstNotCovered { throw notCovered(first, path: path) }
+        return recorded
+    }
+
+    /// The error of a strict run for a point at `coordinate` of the file at `path` that the DEM does not cover.
+    private func notCovered(_ coordinate: Coordinate, path: String) -> CLIError {
+        CLIError.data("\(path): the DEM \(model.path) has no elevation at \(Self.position(coordinate)) (--strict)")
     }
 
     /// Counts what `handler` did.
@@ -115,7 +133,7 @@ final class DEMUse: @unchecked Sendable {
         let measured =
             mode == .replace && lines > 0
             ? "; the ascent of \(lines == 1 ? "the track" : "the \(DecimalText.grouped(lines)) tracks") with such "
-                + "points is measured as for recorded elevations (their noise smoothed), not as for exact data"
+                + "points counts them as recorded elevations, their noise smoothed"
             : ""
         console.warning("--dem: \(points); the first at \(Self.position(first))\(measured)")
     }

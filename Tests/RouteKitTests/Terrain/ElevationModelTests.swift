@@ -255,6 +255,50 @@ enum DEMFixture {
         #expect(tally.linesKeepingRecordedElevations == 1)
     }
 
+    @Test func aVoidInTheModelCostsTheAscentOnlyItsOwnStretch() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Hills of 80 m and 20 m along the parallels; the second tile has a void 1.3 km wide across them.
+        func hills(_ i: Int, _ j: Int) -> Int16 { Int16(500 + 40 * sin(Double(i) / 15) + 10 * sin(Double(i) / 3)) }
+        let whole = try ElevationModel(path: try DEMFixture.hgt(lat: 46, lon: 13, in: folder, value: hills))
+        let sub = folder.appendingPathComponent("void")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let voided = try ElevationModel(
+            path: try DEMFixture.hgt(lat: 46, lon: 13, in: sub) { i, j in (300..<320).contains(i) ? -32768 : hills(i, j)
+            })
+        // 2,000 fixes 5 m apart, recorded 20 m high with 3 m of noise.
+        var random = SeededRandom(state: 11)
+        let points = try (0..<2000).map { k in
+            let c = Coordinate(latitude: 46.5, longitude: 13.2 + Double(k) * 0.000065)
+            let terrain = try #require(try whole.elevation(at: c))
+            return TrackPoint(coordinate: c, elevation: terrain + 20 + 3 * random.gaussian())
+        }
+        func ascent(_ model: ElevationModel) throws -> (Double, ElevationModel.Tally) {
+            let collector = StatisticsCollector(method: .exact)
+            collector.methodForRecordedElevations = .standard
+            let handler = ElevationModelHandler(model: model, into: collector)
+            try handler.beginTrack()
+            try handler.beginSegment()
+            for p in points { try handler.trackPoint(p) }
+            try handler.endSegment()
+            try handler.endTrack(Details())
+            return (try #require(collector.tracks[0].ascent).ascentMeters, handler.tally)
+        }
+        let (truth, _) = try ascent(whole)
+        let (measured, tally) = try ascent(voided)
+        #expect(tally.notCovered > 200 && tally.linesKeepingRecordedElevations == 1)
+        #expect(abs(measured - truth) / truth < 0.02)
+
+        // The same for a track in memory, and its profile.
+        var track = Track(segments: [TrackSegment(points: points)])
+        var counted = ElevationModel.Tally()
+        let recorded = try voided.apply(to: &track, mode: .replace, tally: &counted)
+        #expect(recorded.count == counted.notCovered)
+        #expect(recorded.allSatisfy { track.segments[0].points[$0].elevation == points[$0].elevation })
+        let profile = ElevationProfile(track: track, method: .exact, recorded: recorded, recordedMethod: .standard)
+        #expect(profile.statistics.ascent?.ascentMeters == measured)
+    }
+
     @Test func gzippedSRTMTilesAreRead() throws {
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
