@@ -163,9 +163,21 @@ struct GDALLibrary: @unchecked Sendable {
         }
     }
 
-    /// GDAL's last message on this thread, or `fallback` when it has none.
+    /// GDAL's last message on this thread, or `fallback` when it has none, as ``readable(_:)`` words it.
     func lastError(or fallback: String) -> String {
         guard let message = lastErrorMessage(), message.pointee != 0 else { return fallback }
-        return String(cString: message)
+        return Self.readable(String(cString: message))
+    }
+
+    /// A message of GDAL's for a user: without the place in GDAL's source some of them start with ("In file
+    /// ./port/cpl_vsil_gzip.cpp, at line 1121, "), and with what a failed decompression means.
+    static func readable(_ message: String) -> String {
+        var text = Substring(message)
+        if text.hasPrefix("In file "), let line = text.firstRange(of: ", at line ") {
+            let rest = text[line.upperBound...].drop { $0.isNumber }
+            if rest.hasPrefix(", ") { text = rest.dropFirst(2) }
+        }
+        if text.hasPrefix("decompression failed") { return "the compressed file is damaged or cut short (\(text))" }
+        return String(text)
     }
 }

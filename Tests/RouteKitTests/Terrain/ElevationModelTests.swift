@@ -1,6 +1,7 @@
 import Foundation
-import RouteKit
 import Testing
+
+@testable import RouteKit
 
 /// DEM files for the tests, with elevations on a plane, which bilinear interpolation reproduces exactly: any
 /// misplaced sample (half a pixel, a flipped row) shows as metres of error.
@@ -460,6 +461,20 @@ enum DEMFixture {
             guard case .notARaster(short, _) = error as? ElevationModelError else { return false }
             return true
         }
+        // A gzipped tile cut short: said in words, without the place in GDAL's source.
+        let cut = DEMFixture.gzip([UInt8](repeating: 7, count: 2 * DEMFixture.side * DEMFixture.side)).prefix(100_000)
+        let gzipped = try Fixture.write(Array(cut), name: "N47E013.hgt.gz", in: empty)
+        #expect {
+            try ElevationModel(path: empty.path).elevation(at: Coordinate(latitude: 47.5, longitude: 13.5))
+        } throws: { error in
+            guard case .notARaster(gzipped, let reason) = error as? ElevationModelError else { return false }
+            return !reason.contains(".cpp") && !reason.contains("at line")
+        }
+        #expect(
+            GDALLibrary.readable("In file ./port/cpl_vsil_gzip.cpp, at line 1121, decompression failed with z_err = -5")
+                == "the compressed file is damaged or cut short (decompression failed with z_err = -5)")
+        #expect(GDALLibrary.readable("In file x.cpp, at line 3, ") == "")
+        #expect(GDALLibrary.readable("In file x.cpp at line 3") == "In file x.cpp at line 3")
     }
 
     @Test func aTrackTakesTheModelsElevationsAsTheModeSays() throws {
