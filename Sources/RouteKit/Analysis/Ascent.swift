@@ -156,6 +156,15 @@ public struct AscentMethod: Hashable, Sendable {
     /// fitted noise model (GPS); below it (a barometer's drift, elevations rounded to whole metres) the
     /// rule of thumb of ``smoothingPerNoiseMeter`` and ``thresholdPerNoise`` is kept.
     public var slowNoiseModelMeters: Double = 1
+    /// On a line partly on an elevation model (see ``analyze(_:recorded:recordedMethod:)``), the fewest fixes of a
+    /// stretch that kept recorded elevations whose noise is measured on its own: too few to tell noise from terrain,
+    /// and the stretch is bridged straight between the model's heights either side.
+    public var shortestMeasuredRecordedFixes = 10
+    /// On a line partly on an elevation model, the shortest stretch of recorded elevations, metres, whose noise is
+    /// measured on its own: shorter ones are bridged (too short to hide more than a small hill). Exact stretches
+    /// shorter than this between recorded ones are measured with them; at a line's end, such a stretch is moved to
+    /// meet the recorded one beside it rather than the other way round.
+    public var shortestMeasuredRecordedMeters = 200.0
 
     public init() {}
 
@@ -386,6 +395,13 @@ public struct AscentMethod: Hashable, Sendable {
     /// first low or high it starts from, each one a swing ends at, and the last (the line's end cuts it off).
     /// Empty when the line never swings past the threshold.
     package static func extremes(_ e: [Double], threshold: Double) -> [Int] {
+        extremes(e, thresholdAt: { _ in threshold })
+    }
+
+    /// The extremes of ``extremes(_:threshold:)`` with a threshold of its own at each sample (`threshold(i)` for a
+    /// swing that sample `i` ends): a line measured stretch by stretch, each with the threshold its noise needs.
+    @inline(__always)
+    static func extremes(_ e: [Double], thresholdAt threshold: (Int) -> Double) -> [Int] {
         guard let first = e.first else { return [] }
         var out: [Int] = []
         var low = (value: first, index: 0)
@@ -397,7 +413,7 @@ public struct AscentMethod: Hashable, Sendable {
             case 1:
                 if v > high.value {
                     high = (v, i)
-                } else if high.value - v > threshold {
+                } else if high.value - v > threshold(i) {
                     out.append(high.index)
                     low = (v, i)
                     direction = -1
@@ -405,17 +421,17 @@ public struct AscentMethod: Hashable, Sendable {
             case -1:
                 if v < low.value {
                     low = (v, i)
-                } else if v - low.value > threshold {
+                } else if v - low.value > threshold(i) {
                     out.append(low.index)
                     high = (v, i)
                     direction = 1
                 }
             default:
-                if v - low.value > threshold && v > high.value {
+                if v - low.value > threshold(i) && v > high.value {
                     out.append(low.index)
                     high = (v, i)
                     direction = 1
-                } else if high.value - v > threshold && v < low.value {
+                } else if high.value - v > threshold(i) && v < low.value {
                     out.append(high.index)
                     low = (v, i)
                     direction = -1

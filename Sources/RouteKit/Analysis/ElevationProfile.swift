@@ -10,7 +10,10 @@ public struct ElevationProfile: Sendable {
         public var distanceMeters: Double
         /// Elevation as recorded, metres.
         public var elevationMeters: Double
-        /// Elevation after the ascent method's smoothing, metres.
+        /// Elevation as the ascent counts it, metres: after the method's smoothing; on a line partly on an
+        /// elevation model, a recorded stretch's smoothed elevations shifted to meet the model's at its ends, or
+        /// bridged straight between them where the stretch is too short to measure (see
+        /// ``AscentMethod/shortestMeasuredRecordedMeters``).
         public var smoothedElevationMeters: Double
         /// Grade in percent over ``ElevationProfile/gradeWindowMeters`` centred on the sample (positive up).
         public var gradePercent: Double
@@ -41,7 +44,8 @@ public struct ElevationProfile: Sendable {
     /// The profile of `track` with `method`'s smoothing. `recorded` are the points (positions among the track's
     /// points counted across its segments, ascending) that kept recorded elevations where the others took an
     /// elevation model's (as ``ElevationModel/apply(to:mode:tally:)`` returns them): `recordedMethod` measures
-    /// those stretches.
+    /// those stretches, and `method` the others. Without `recordedMethod`, `recorded` is not used: `method` measures
+    /// every point.
     public init(
         track: Track, method: AscentMethod = .standard, recorded: [Int] = [], recordedMethod: AscentMethod? = nil
     ) {

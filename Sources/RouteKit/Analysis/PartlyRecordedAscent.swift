@@ -4,115 +4,160 @@
 /// Measuring such a line as recorded throughout smooths the model's stretches for a noise they do not have and
 /// reads the recorded stretches' noise against them: a line 90 % on the model with one void counted 758 m where
 /// the model's terrain has 454 m. Measuring it as exact counts every wiggle of the recorded noise. Each stretch
-/// is measured as what it is instead, and the recorded ones are hung between the model's heights at their ends:
-/// a recorded elevation is off the model's by the receiver's bias as well as its noise (tens of metres), which
-/// would otherwise count as a climb at every edge of a void.
+/// is smoothed as what it is instead, the recorded ones hung between the model's heights at their ends (a
+/// recorded elevation is off the model's by the receiver's bias as well as its noise, tens of metres, which would
+/// otherwise count as a climb at every edge of a void), and the whole line is counted in one pass, each sample
+/// with its own stretch's threshold: no climb is lost or doubled where two stretches meet.
 extension AscentMethod {
-    /// The fewest samples of a recorded stretch whose noise is measured on its own; shorter stretches are bridged.
-    static let shortestMeasuredRecordedSamples = 10
-    /// The shortest recorded stretch whose noise is measured on its own, in metres; shorter ones are bridged
-    /// straight between the model's heights either side (too short to tell noise from terrain, and to hide
-    /// more than a small hill).
-    static let shortestMeasuredRecordedMeters = 200.0
-
     /// Ascent and descent of `series`, whose samples at `recorded` (ascending indices) kept recorded elevations
-    /// where the others are exact: this method on the exact stretches, `recordedMethod` on each long recorded
-    /// stretch, its smoothed elevations shifted by a straight ramp to meet the exact heights at its ends.
-    /// Recorded stretches too short to measure are bridged straight between the exact heights either side; an
-    /// exact stretch too short to stand alone is measured with the recorded stretches around it. Reports the
-    /// noise, smoothing and threshold of the longest stretch.
+    /// where the others are exact, with the elevations counted:
+    /// - an exact stretch is smoothed by this method (not at all with ``exact``), with its threshold;
+    /// - a recorded stretch of at least ``shortestMeasuredRecordedFixes`` fixes and
+    ///   ``shortestMeasuredRecordedMeters`` by `recordedMethod`, with the noise, smoothing and threshold it measures
+    ///   on that stretch's recorded fixes alone (a few exact ones among them follow the recorded ones either side),
+    ///   then shifted by a straight ramp to meet the smoothed exact heights at its ends
+    ///   (at a line's end, or beside an exact stretch too short to hold it, by the offset at its other end);
+    /// - a shorter recorded stretch is bridged straight between the exact heights either side.
+    ///
+    /// Reports the noise, smoothing and threshold of the stretch with the most samples.
     package func analyze(
         _ series: ElevationSeries, recorded: [Int], recordedMethod: AscentMethod
     ) -> (result: AscentDescent, smoothed: [Double]) {
-        let stretches = Self.recordedStretches(series, recorded: recorded)
+        let stretches = recordedStretches(series, recorded: recorded)
         if stretches.isEmpty { return analyze(series) }
         if stretches == [0..<series.count] { return recordedMethod.analyze(series) }
         let x = series.distances
+        var isRecorded = [Bool](repeating: false, count: series.count)
+        for i in recorded where i >= 0 && i < series.count { isRecorded[i] = true }
         var heights = series.elevations
+        var measured: [Range<Int>] = []
+        for r in stretches {
+            if r.count >= shortestMeasuredRecordedFixes
+                && x[r.upperBound - 1] - x[r.lowerBound] >= shortestMeasuredRecordedMeters
+            {
+                measured.append(r)
+            } else {
+                bridge(&heights, x, recordedIn: r, isRecorded: isRecorded)
+            }
+        }
         var total = AscentDescent()
-        var longest = 0
+        var most = 0
         func report(_ result: AscentDescent, samples: Int) {
-            total.ascentMeters += result.ascentMeters
-            total.descentMeters += result.descentMeters
-            guard samples >= longest else { return }
-            longest = samples
+            guard samples >= most else { return }
+            most = samples
             total.noiseMeters = result.noiseMeters
             total.smoothingMeters = result.smoothingMeters
             total.thresholdMeters = result.thresholdMeters
         }
+        // The exact stretches between the measured recorded ones (with the bridged ones in them).
         var smoothed = heights
-        var measured: [Range<Int>] = []
-        for r in stretches {
-            let before = r.lowerBound > 0 ? heights[r.lowerBound - 1] : nil
-            let after = r.upperBound < series.count ? heights[r.upperBound] : nil
-            let span = x[r.upperBound - 1] - x[r.lowerBound]
-            guard r.count >= Self.shortestMeasuredRecordedSamples && span >= Self.shortestMeasuredRecordedMeters
-            else {
-                // Straight from the exact height before to the one after, as far along as each fix lies.
-                let x0 = r.lowerBound > 0 ? x[r.lowerBound - 1] : x[r.lowerBound]
-                let x1 = r.upperBound < series.count ? x[r.upperBound] : x[r.upperBound - 1]
-                for i in r {
-                    let (a, b) = (before ?? after ?? heights[i], after ?? before ?? heights[i])
-                    heights[i] = x1 > x0 ? a + (b - a) * (x[i] - x0) / (x1 - x0) : a
-                }
-                continue
-            }
-            // The ramp runs from the stretch's first fix to its last, which meet the exact heights either side.
-            func along(_ i: Int) -> Double { span > 0 ? (x[i] - x[r.lowerBound]) / span : 1 }
-            let part = ElevationSeries(distances: Array(x[r]), elevations: Array(heights[r]))
-            var (result, own) = recordedMethod.analyze(part)
-            let first = before.map { $0 - own[0] }
-            let last = after.map { $0 - own[own.count - 1] }
-            let (a, b) = (first ?? last ?? 0, last ?? first ?? 0)
-            for (k, i) in r.enumerated() { own[k] += a + (b - a) * along(i) }
-            // The ramp adds its rise to the stretch's ascent (or its fall to the descent).
-            result.ascentMeters += max(0, b - a)
-            result.descentMeters += max(0, a - b)
-            report(result, samples: r.count)
-            heights.replaceSubrange(r, with: own)
-            smoothed.replaceSubrange(r, with: own)
-            measured.append(r)
-        }
-        // The exact stretches between the measured recorded ones (with the bridged ones in them), which meet them
-        // at their ends: a step of 0 either side.
+        var threshold = [Double](repeating: 0, count: series.count)
+        var exact: [Range<Int>] = []
         var start = 0
         for r in measured + [series.count..<series.count] {
-            if r.lowerBound > start {
-                let part = ElevationSeries(
-                    distances: Array(x[start..<r.lowerBound]), elevations: Array(heights[start..<r.lowerBound]))
-                let (result, own) = analyze(part)
-                report(result, samples: part.count)
-                smoothed.replaceSubrange(start..<r.lowerBound, with: own)
-            }
+            if r.lowerBound > start { exact.append(start..<r.lowerBound) }
             start = r.upperBound
         }
+        for r in exact {
+            let (result, own) = analyze(ElevationSeries(distances: Array(x[r]), elevations: Array(heights[r])))
+            report(result, samples: r.count)
+            smoothed.replaceSubrange(r, with: own)
+            for i in r { threshold[i] = result.thresholdMeters }
+        }
+        // An exact stretch at a line's end too short to hold the recorded one beside it.
+        func isShortEnd(_ r: Range<Int>) -> Bool {
+            (r.lowerBound == 0 || r.upperBound == series.count)
+                && x[r.upperBound - 1] - x[r.lowerBound] < shortestMeasuredRecordedMeters
+        }
+        let short = exact.filter(isShortEnd)
+        for r in measured {
+            // Measured on its recorded fixes alone; the exact ones among them follow.
+            let kept = r.filter { isRecorded[$0] }
+            let (result, fit) = recordedMethod.analyze(
+                ElevationSeries(distances: kept.map { x[$0] }, elevations: kept.map { heights[$0] }))
+            report(result, samples: r.count)
+            var own: [Double] = []
+            own.reserveCapacity(r.count)
+            var k = 0
+            for i in r {
+                if isRecorded[i] {
+                    own.append(fit[k])
+                    k += 1
+                } else {
+                    // Between two recorded fixes: a stretch starts and ends with one.
+                    let (p, q) = (kept[k - 1], kept[k])
+                    own.append(fit[k - 1] + (fit[k] - fit[k - 1]) * (x[q] > x[p] ? (x[i] - x[p]) / (x[q] - x[p]) : 0))
+                }
+            }
+            let holds = { (i: Int) in i >= 0 && i < series.count && !short.contains { $0.contains(i) } }
+            let first = holds(r.lowerBound - 1) ? smoothed[r.lowerBound - 1] - own[0] : nil
+            let last = holds(r.upperBound) ? smoothed[r.upperBound] - own[own.count - 1] : nil
+            let (a, b) = (first ?? last ?? 0, last ?? first ?? 0)
+            let span = x[r.upperBound - 1] - x[r.lowerBound]
+            for (k, i) in r.enumerated() {
+                own[k] += a + (b - a) * (span > 0 ? (x[i] - x[r.lowerBound]) / span : 0)
+                threshold[i] = result.thresholdMeters
+            }
+            smoothed.replaceSubrange(r, with: own)
+        }
+        // A short exact end moves to meet the stretch beside it.
+        for r in short {
+            let (inside, outside) =
+                r.lowerBound == 0 ? (r.upperBound - 1, r.upperBound) : (r.lowerBound, r.lowerBound - 1)
+            guard outside >= 0 && outside < series.count else { continue }
+            let shift = smoothed[outside] - smoothed[inside]
+            for i in r { smoothed[i] += shift }
+        }
+        let turns = Self.extremes(smoothed, thresholdAt: { threshold[$0] })
+        (total.ascentMeters, total.descentMeters) = Self.risesAndFalls(turns.map { smoothed[$0] })
         return (total, smoothed)
     }
 
+    /// Replaces the recorded elevations of `stretch` by a straight line between the exact heights either side of
+    /// each run of them, as far along as each fix lies (at a line's end, the one exact height beside the run).
+    private func bridge(_ heights: inout [Double], _ x: [Double], recordedIn stretch: Range<Int>, isRecorded: [Bool]) {
+        var i = stretch.lowerBound
+        while i < stretch.upperBound {
+            guard isRecorded[i] else {
+                i += 1
+                continue
+            }
+            var end = i
+            while end < stretch.upperBound && isRecorded[end] { end += 1 }
+            let before = i > 0 ? i - 1 : nil
+            let after = end < heights.count ? end : nil
+            if let p = before ?? after, let q = after ?? before {
+                for k in i..<end {
+                    heights[k] =
+                        x[q] > x[p]
+                        ? heights[p] + (heights[q] - heights[p]) * (x[k] - x[p]) / (x[q] - x[p]) : heights[p]
+                }
+            }
+            i = end
+        }
+    }
+
     /// The stretches of `series` to measure as recorded: the runs of the `recorded` indices, each with the exact
-    /// stretches between them too short to stand alone (fewer than ``shortestMeasuredRecordedSamples`` samples
-    /// or shorter than ``shortestMeasuredRecordedMeters``: a few points filled in from a model among recorded
-    /// ones are measured with them).
-    static func recordedStretches(_ series: ElevationSeries, recorded: [Int]) -> [Range<Int>] {
+    /// stretches between them shorter than ``shortestMeasuredRecordedMeters`` (a few points filled in from a model
+    /// among recorded ones are measured with them).
+    func recordedStretches(_ series: ElevationSeries, recorded: [Int]) -> [Range<Int>] {
         var runs: [Range<Int>] = []
         for i in recorded where i >= 0 && i < series.count {
             if let last = runs.last, last.upperBound == i {
                 runs[runs.count - 1] = last.lowerBound..<(i + 1)
-            } else {
+            } else if runs.last.map({ i >= $0.upperBound }) ?? true {
                 runs.append(i..<(i + 1))
             }
         }
         var merged: [Range<Int>] = []
         for r in runs {
-            if let last = merged.last {
-                let gap = last.upperBound..<r.lowerBound
-                let gapMeters = series.distances[r.lowerBound] - series.distances[last.upperBound - 1]
-                if gap.count < shortestMeasuredRecordedSamples || gapMeters < shortestMeasuredRecordedMeters {
-                    merged[merged.count - 1] = last.lowerBound..<r.upperBound
-                    continue
-                }
+            if let last = merged.last,
+                series.distances[r.lowerBound] - series.distances[last.upperBound - 1] < shortestMeasuredRecordedMeters
+            {
+                merged[merged.count - 1] = last.lowerBound..<r.upperBound
+            } else {
+                merged.append(r)
             }
-            merged.append(r)
         }
         return merged
     }

@@ -51,7 +51,8 @@ extension GPXDocument {
 
 extension StatisticsCollector {
     /// Feeds a whole track through the collector, as a reader would; the points at `recorded` (positions among
-    /// the track's points counted across its segments, ascending) kept recorded elevations among a model's.
+    /// the track's points counted across its segments, ascending; an entry out of order is passed over) kept
+    /// recorded elevations among a model's.
     func measure(_ track: Track, recorded: [Int] = []) {
         beginTrack()
         var position = 0
@@ -59,10 +60,9 @@ extension StatisticsCollector {
         for segment in track.segments {
             beginSegment()
             for point in segment.points {
-                if next < recorded.endIndex && recorded[next] == position {
-                    recordedElevationKept()
-                    next += 1
-                }
+                // Past entries out of order or repeated, then this point's.
+                while next < recorded.endIndex && recorded[next] < position { next += 1 }
+                if next < recorded.endIndex && recorded[next] == position { recordedElevationKept() }
                 trackPoint(point)
                 position += 1
             }

@@ -4,8 +4,9 @@
 /// Lengths are geodesics on WGS84 (``Geodesic/stepDistance(from:to:)``), summed within segments. Ascent and descent use
 /// ``method`` on each segment's elevations, measured when the line ends; where some of a segment's points kept
 /// recorded elevations among exact ones (``recordedElevationKept()``), ``methodForRecordedElevations`` on those
-/// stretches (see ``AscentMethod/analyze(_:recorded:recordedMethod:)``). Memory: two numbers per point of the current
-/// track.
+/// stretches, each hung between the exact heights at its ends, and the whole segment counted in one pass (see
+/// ``AscentMethod/shortestMeasuredRecordedMeters``). Memory: two numbers per point of the current track, and the
+/// position of each point that kept a recorded elevation.
 public final class StatisticsCollector: GPXHandler {
     /// The ascent method.
     public let method: AscentMethod

@@ -18,13 +18,15 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
         case beginSegment
         case endSegment
         case endTrack(Details)
-        case recordedElevationKept
     }
 
     private struct Batch {
         var points: [TrackPoint] = []
         /// Each control event with the number of points that come before it in this batch.
         var controls: [(before: Int, event: Control)] = []
+        /// The points (indices in ``points``) that keep recorded elevations, ascending: one number each, where a
+        /// track off its elevation model has one per point.
+        var recorded: [Int] = []
     }
 
     /// Track points per batch.
@@ -53,7 +55,7 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
 
     private func send() throws {
         if let error = currentFailure() { throw error }
-        guard !batch.points.isEmpty || !batch.controls.isEmpty else { return }
+        guard !batch.points.isEmpty || !batch.controls.isEmpty || !batch.recorded.isEmpty else { return }
         let work = batch
         batch = Batch()
         batch.points.reserveCapacity(batchSize)
@@ -73,11 +75,17 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
 
     private func deliver(_ work: Batch) throws {
         var next = 0
-        for (before, event) in work.controls {
-            while next < before {
-                try target.trackPoint(work.points[next])
-                next += 1
+        var kept = 0
+        func deliverPoint() throws {
+            if kept < work.recorded.count && work.recorded[kept] == next {
+                try target.recordedElevationKept()
+                kept += 1
             }
+            try target.trackPoint(work.points[next])
+            next += 1
+        }
+        for (before, event) in work.controls {
+            while next < before { try deliverPoint() }
             switch event {
             case .waypoint(let w): try target.waypoint(w)
             case .beginRoute: try target.beginRoute()
@@ -87,13 +95,11 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
             case .beginSegment: try target.beginSegment()
             case .endSegment: try target.endSegment()
             case .endTrack(let d): try target.endTrack(d)
-            case .recordedElevationKept: try target.recordedElevationKept()
             }
         }
-        while next < work.points.count {
-            try target.trackPoint(work.points[next])
-            next += 1
-        }
+        while next < work.points.count { try deliverPoint() }
+        // Said of a point the next batch holds.
+        if kept < work.recorded.count { try target.recordedElevationKept() }
     }
 
     private func currentFailure() -> Error? {
@@ -124,5 +130,7 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
     package func beginSegment() throws { try control(.beginSegment) }
     package func endSegment() throws { try control(.endSegment) }
     package func endTrack(_ details: Details) throws { try control(.endTrack(details)) }
-    package func recordedElevationKept() throws { try control(.recordedElevationKept) }
+    package func recordedElevationKept() throws {
+        if batch.recorded.last != batch.points.count { batch.recorded.append(batch.points.count) }
+    }
 }

@@ -166,7 +166,8 @@ struct GDALLibrary: @unchecked Sendable {
     /// GDAL's last message on this thread, or `fallback` when it has none, as ``readable(_:)`` words it.
     func lastError(or fallback: String) -> String {
         guard let message = lastErrorMessage(), message.pointee != 0 else { return fallback }
-        return Self.readable(String(cString: message))
+        let text = Self.readable(String(cString: message))
+        return text.isEmpty ? fallback : text
     }
 
     /// A message of GDAL's for a user: without the place in GDAL's source some of them start with ("In file

@@ -22,7 +22,11 @@ struct DEMOptions {
                 into: \.path),
             .value(
                 "--dem-mode", name: "MODE",
-                help: "replace (default): every elevation; fill: only points without one.",
+                help: """
+                    replace (default): every elevation; fill: only points without one
+                    (the ascent then counts the DEM's heights as exact, the file's as
+                    recorded).
+                    """,
                 parse: OptionValues.choice(ElevationModel.Mode.self, message: "must be replace or fill"),
                 into: \.mode),
         ]

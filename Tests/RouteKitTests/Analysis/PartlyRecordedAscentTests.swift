@@ -24,27 +24,65 @@ import Testing
             })
     }
 
+    /// The terrain's descent over `x`.
+    func descent(_ x: [Double]) -> Double {
+        zip(x, x.dropFirst()).reduce(0.0) { $0 + max(0, terrain($1.0) - terrain($1.1)) }
+    }
+
     @Test(arguments: [UInt64(1), 2, 3])
     func aRecordedStretchCountsItsTerrainNotItsNoiseNorItsBias(seed: UInt64) {
         let x = (0..<4000).map { Double($0) * 5 }
         // 3 km the model does not cover, recorded 25 m high with 3 m of noise.
         let recorded = 1500..<2100
         let series = line(x, recorded: recorded, bias: 25, noise: 3, seed: seed)
-        let truth = ascent(x)
         let (result, smoothed) = AscentMethod.exact.analyze(
             series, recorded: Array(recorded), recordedMethod: .standard)
-        #expect(abs(result.ascentMeters - truth) / truth < 0.015)
-        // The line ends where it ends: the recorded stretch's count corrects its extremes for white noise, by a few
-        // decimetres at most.
-        #expect(abs(result.ascentMeters - result.descentMeters - (terrain(x[3999]) - terrain(0))) < 0.5)
+        #expect(abs(result.ascentMeters - ascent(x)) / ascent(x) < 0.015)
+        #expect(abs(result.descentMeters - descent(x)) / descent(x) < 0.015)
+        // Counted in one pass: the line climbs from its first height to its last.
+        #expect(abs(result.ascentMeters - result.descentMeters - (smoothed[3999] - smoothed[0])) < 1e-6)
         #expect(smoothed.count == x.count)
-        // Off the recorded stretch the elevations are counted as they are.
+        // Off the recorded stretch the elevations are counted as they are; the stretch meets them at its ends.
         #expect(smoothed[..<1500] == series.elevations[..<1500])
         #expect(smoothed[2100...] == series.elevations[2100...])
+        #expect(abs(smoothed[1500] - smoothed[1499]) < 1e-9 && abs(smoothed[2099] - smoothed[2100]) < 1e-9)
         // Either method on the whole line counts the noise: the exact one every wiggle, the one for recorded data
         // because it measures the noise of a line mostly without any (four times the truth).
-        #expect(AscentMethod.exact.ascentDescent(of: series).ascentMeters > truth * 2)
-        #expect(AscentMethod.standard.ascentDescent(of: series).ascentMeters > truth * 2)
+        #expect(AscentMethod.exact.ascentDescent(of: series).ascentMeters > ascent(x) * 2)
+        #expect(AscentMethod.standard.ascentDescent(of: series).ascentMeters > ascent(x) * 2)
+    }
+
+    @Test(arguments: [UInt64(5), 6])
+    func aReceiverDriftingAcrossTheStretchCountsNeitherAsClimbNorAsDescent(seed: UInt64) {
+        // Recorded 10 m high where the model ends and 40 m high where it begins again, over 4 km of a long climb
+        // and its hills: the ramp takes the 30 m of drift off the ascent, and off nothing else.
+        let x = (0..<4000).map { Double($0) * 5 }
+        let recorded = 1200..<2000
+        var random = SeededRandom(state: seed)
+        let series = ElevationSeries(
+            distances: x,
+            elevations: x.indices.map { i in
+                let drift = recorded.contains(i) ? 10 + 30 * Double(i - 1200) / 800 + 3 * random.gaussian() : 0
+                return terrain(x[i]) + x[i] / 100 + drift
+            })
+        let rises = zip(x, x.dropFirst()).map { terrain($0.1) + $0.1 / 100 - terrain($0.0) - $0.0 / 100 }
+        let up = rises.reduce(0) { $0 + max(0, $1) }
+        let down = rises.reduce(0) { $0 + max(0, -$1) }
+        let (result, _) = AscentMethod.exact.analyze(series, recorded: Array(recorded), recordedMethod: .standard)
+        #expect(abs(result.ascentMeters - up) / up < 0.02, "\(result.ascentMeters) of \(up)")
+        #expect(abs(result.descentMeters - down) / down < 0.03, "\(result.descentMeters) of \(down)")
+    }
+
+    @Test func aLineSmoothedByItsUsersSettingsMeetsItsRecordedStretchesWithoutAStep() {
+        let x = (0..<4000).map { Double($0) * 5 }
+        let recorded = 1500..<2100
+        let series = line(x, recorded: recorded, bias: 25, noise: 3, seed: 7)
+        var method = AscentMethod.exact
+        method.smoothingMeters = 60
+        method.thresholdMeters = 2
+        let (result, smoothed) = method.analyze(series, recorded: Array(recorded), recordedMethod: .standard)
+        #expect(abs(smoothed[1500] - smoothed[1499]) < 1e-9 && abs(smoothed[2099] - smoothed[2100]) < 1e-9)
+        #expect(abs(result.ascentMeters - ascent(x)) / ascent(x) < 0.03)
     }
 
     @Test func aShortRecordedStretchIsBridged() {
@@ -62,25 +100,70 @@ import Testing
         #expect(abs(result.ascentMeters - plain) < 1e-9)
     }
 
+    @Test func aBridgeKeepsTheExactHeightsWithinIt() {
+        let x = (0..<400).map { Double($0) * 5 }
+        // Two runs of three recorded fixes around one exact fix: one short stretch, whose exact fix stays.
+        let recorded = [200, 201, 202, 204, 205, 206]
+        var elevations = x.map(terrain)
+        for i in recorded { elevations[i] += 30 }
+        let series = ElevationSeries(distances: x, elevations: elevations)
+        #expect(AscentMethod.exact.recordedStretches(series, recorded: recorded) == [200..<207])
+        let (_, smoothed) = AscentMethod.exact.analyze(series, recorded: recorded, recordedMethod: .standard)
+        #expect(smoothed[203] == terrain(x[203]))
+        for (i, (p, q)) in [(200, (199, 203)), (202, (199, 203)), (204, (203, 207)), (206, (203, 207))] {
+            let straight = terrain(x[p]) + (terrain(x[q]) - terrain(x[p])) * (x[i] - x[p]) / (x[q] - x[p])
+            #expect(abs(smoothed[i] - straight) < 1e-9, "\(i)")
+        }
+    }
+
+    @Test func aShortExactEndMeetsTheRecordedStretchInsteadOfHoldingIt() {
+        // The model covers the first 100 m of the line only: the recorded rest keeps its own heights, 25 m above
+        // the model's, and the first 100 m move up to meet them.
+        let x = (0..<2000).map { Double($0) * 5 }
+        let recorded = 20..<2000
+        let series = line(x, recorded: recorded, bias: 25, noise: 2, seed: 8)
+        let (result, smoothed) = AscentMethod.exact.analyze(
+            series, recorded: Array(recorded), recordedMethod: .standard)
+        let alone = AscentMethod.standard.analyze(
+            ElevationSeries(distances: Array(x[20...]), elevations: Array(series.elevations[20...])))
+        #expect(Array(smoothed[20...]) == alone.smoothed)
+        #expect(abs(smoothed[19] - smoothed[20]) < 1e-9)
+        #expect(abs((smoothed[1] - smoothed[0]) - (terrain(x[1]) - terrain(x[0]))) < 1e-9)
+        #expect(abs(result.ascentMeters - ascent(x)) / ascent(x) < 0.03)
+    }
+
     @Test func aFewExactPointsAmongRecordedOnesAreMeasuredWithThem() {
-        // A model that filled in every 20th fix of a recorded line: the line is measured as recorded.
+        // A model that filled in every 20th fix of a line recorded 20 m high: the line is measured as recorded,
+        // on its recorded fixes, without the spikes of 20 m the model's would make.
         var random = SeededRandom(state: 4)
         let x = (0..<3000).map { Double($0) * 5 }
-        let series = ElevationSeries(distances: x, elevations: x.map { terrain($0) + 2 * random.gaussian() })
         let recorded = x.indices.filter { $0 % 20 != 0 }
-        #expect(AscentMethod.recordedStretches(series, recorded: recorded) == [1..<x.count])
+        let series = ElevationSeries(
+            distances: x, elevations: x.indices.map { terrain(x[$0]) + ($0 % 20 != 0 ? 20 + 2 * random.gaussian() : 0) }
+        )
+        #expect(AscentMethod.exact.recordedStretches(series, recorded: recorded) == [1..<x.count])
         let (result, _) = AscentMethod.exact.analyze(series, recorded: recorded, recordedMethod: .standard)
-        // The first fix, exact, stands alone before the stretch, which meets it at its own height.
-        let rest = ElevationSeries(distances: Array(x[1...]), elevations: Array(series.elevations[1...]))
-        #expect(result == AscentMethod.standard.analyze(rest).result)
+        let alone = AscentMethod.standard.analyze(
+            ElevationSeries(distances: recorded.map { x[$0] }, elevations: recorded.map { series.elevations[$0] }))
+        #expect(
+            result.noiseMeters == alone.result.noiseMeters && result.thresholdMeters == alone.result.thresholdMeters)
+        #expect(abs(result.ascentMeters - alone.result.ascentMeters) < 0.5)
+        #expect(abs(result.ascentMeters - ascent(x)) / ascent(x) < 0.05)
+        #expect(AscentMethod.standard.ascentDescent(of: series).ascentMeters > ascent(x) * 1.5)
     }
 
     @Test func recordedStretchesJoinAcrossShortExactGaps() {
         let x = (0..<100).map { Double($0) * 30 }
         let series = ElevationSeries(distances: x, elevations: x.map(terrain))
-        // Gaps of 5 samples (150 m) join; a gap of 12 samples (360 m) does not.
+        let method = AscentMethod.exact
+        // Gaps of 180 m join; a gap of 390 m does not.
         let recorded = Array(10..<20) + Array(25..<40) + Array(52..<60)
-        #expect(AscentMethod.recordedStretches(series, recorded: recorded) == [10..<40, 52..<60])
-        #expect(AscentMethod.recordedStretches(series, recorded: []) == [])
+        #expect(method.recordedStretches(series, recorded: recorded) == [10..<40, 52..<60])
+        #expect(method.recordedStretches(series, recorded: []) == [])
+        // Indices out of order, repeated or off the line are passed over.
+        #expect(method.recordedStretches(series, recorded: [10, 11, 11, 5, 12, 300, -1]) == [10..<13])
+        // Three exact fixes 600 m long stand alone, however few.
+        let sparse = ElevationSeries(distances: x.map { $0 * 10 }, elevations: x.map(terrain))
+        #expect(method.recordedStretches(sparse, recorded: [1, 2, 5, 6]) == [1..<3, 5..<7])
     }
 }

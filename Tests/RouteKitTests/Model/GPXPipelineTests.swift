@@ -16,6 +16,7 @@ import Testing
         func endSegment() { log.append("/seg") }
         func endTrack(_ details: Details) { log.append("/trk \(details.name ?? "")") }
         func waypoint(_ waypoint: Waypoint) { log.append("wpt \(waypoint.name ?? "")") }
+        func recordedElevationKept() { log.append("kept") }
     }
 
     func document(points: Int) -> [UInt8] {
@@ -36,6 +37,33 @@ import Testing
         try pipeline.finish()
         #expect(recorder.log == direct.log)
         #expect(recorder.log.count == 20_000 + 9)
+    }
+
+    @Test func theRecordedElevationsKeptReachEachTheirPoint() throws {
+        // Every third point keeps its recorded elevation, and the first of each batch; one more after the last.
+        func feed(_ handler: GPXHandler) throws {
+            try handler.beginTrack()
+            try handler.beginSegment()
+            for i in 0..<20_000 {
+                if i % 3 == 0 || i % 8192 == 0 { try handler.recordedElevationKept() }
+                try handler.trackPoint(TrackPoint(coordinate: Coordinate(latitude: Double(i) * 1e-4, longitude: 0)))
+            }
+            try handler.endSegment()
+            try handler.recordedElevationKept()
+            try handler.endTrack(Details())
+        }
+        let direct = Recorder()
+        try feed(direct)
+        let recorder = Recorder()
+        let pipeline = GPXPipeline(into: recorder)
+        try feed(pipeline)
+        try pipeline.finish()
+        #expect(recorder.log.filter { $0 == "kept" }.count == 6_667 + 2 + 1)
+        // The one after the last point is said after the segment's end: no point follows it.
+        #expect(direct.log.suffix(3) == ["/seg", "kept", "/trk "])
+        #expect(recorder.log.suffix(3) == ["/seg", "/trk ", "kept"])
+        let same = recorder.log.dropLast(2) == direct.log.dropLast(2)
+        #expect(same)
     }
 
     @Test func theTargetsErrorStopsTheReadingAndComesOut() throws {
