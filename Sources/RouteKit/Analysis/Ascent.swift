@@ -156,14 +156,16 @@ public struct AscentMethod: Hashable, Sendable {
     /// fitted noise model (GPS); below it (a barometer's drift, elevations rounded to whole metres) the
     /// rule of thumb of ``smoothingPerNoiseMeter`` and ``thresholdPerNoise`` is kept.
     public var slowNoiseModelMeters: Double = 1
-    /// On a line partly on an elevation model (see ``analyze(_:recorded:recordedMethod:)``), the fewest fixes of a
-    /// stretch that kept recorded elevations whose noise is measured on its own: too few to tell noise from terrain,
-    /// and the stretch is bridged straight between the model's heights either side.
+    /// On a line whose points took an elevation model's heights where it has data and kept their recorded ones
+    /// elsewhere (``ElevationProfile/init(track:method:recorded:recordedMethod:)``), the fewest recorded fixes of a
+    /// stretch whose noise is measured on its own (at least 1): fewer cannot tell noise from terrain, and the stretch
+    /// is bridged straight between the model's heights either side. Read from the method for the model's stretches.
     public var shortestMeasuredRecordedFixes = 10
-    /// On a line partly on an elevation model, the shortest stretch of recorded elevations, metres, whose noise is
-    /// measured on its own: shorter ones are bridged (too short to hide more than a small hill). Exact stretches
-    /// shorter than this between recorded ones are measured with them; at a line's end, such a stretch is moved to
-    /// meet the recorded one beside it rather than the other way round.
+    /// On a line partly on an elevation model, the shortest stretch of recorded elevations, metres (at least 0),
+    /// whose noise is measured on its own: shorter ones are bridged (too short to hide more than a small hill).
+    /// The model's stretches shorter than this between recorded ones are measured with them; at a line's end, such
+    /// a stretch is moved to meet the recorded one beside it rather than the other way round. Read from the method
+    /// for the model's stretches.
     public var shortestMeasuredRecordedMeters = 200.0
 
     public init() {}
@@ -193,7 +195,17 @@ public struct AscentMethod: Hashable, Sendable {
     /// the extremes on long flat stretches corrected: see
     /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:)``).
     package func analyze(_ series: ElevationSeries) -> (result: AscentDescent, smoothed: [Double]) {
-        guard series.count >= 2 else { return (AscentDescent(), series.elevations) }
+        let (result, smoothed, _, _) = analyzeCounting(series)
+        return (result, smoothed)
+    }
+
+    /// ``analyze(_:)``, with the extremes the ascent was counted between (`counted`: indices into `series`, with
+    /// their heights, corrected for white noise where it was) and the least swing between them that counted
+    /// (`swing`): the hysteresis of `swing` on `counted` gives the ascent again.
+    func analyzeCounting(
+        _ series: ElevationSeries
+    ) -> (result: AscentDescent, smoothed: [Double], counted: [(index: Int, height: Double)], swing: Double) {
+        guard series.count >= 2 else { return (AscentDescent(), series.elevations, [], 0) }
         let measured = measuredElevations(series)
         var noise = estimateNoise(measured)
         // White noise: the bandwidth of least estimated risk, and the noise that smoother leaves.
@@ -283,22 +295,22 @@ public struct AscentMethod: Hashable, Sendable {
             threshold = thresholdPerNoise * noise.sigma / samples.squareRoot()
         }
         let turns = Self.extremes(smoothed, threshold: threshold)
-        let heights: [Double]
+        var counted = turns.map { (index: $0, height: smoothed[$0]) }
+        var swing = threshold
         if let flatNoise,
             swingsAreNoise(smoothed, turns: turns, series: series, bandwidth: bandwidth, left: flatNoise)
         {
             let corrected = Self.correctedExtremes(
                 smoothed, turns: turns, series: series, threshold: threshold, bandwidth: bandwidth, left: flatNoise)
             // A swing that its corrected extremes bring under `correctedSwingPerNoise` × σ′ is the noise's.
-            heights = Self.extremes(corrected, threshold: correctedSwingPerNoise * flatNoise).map { corrected[$0] }
-        } else {
-            heights = turns.map { smoothed[$0] }
+            swing = correctedSwingPerNoise * flatNoise
+            counted = Self.extremes(corrected, threshold: swing).map { (index: turns[$0], height: corrected[$0]) }
         }
-        let (up, down) = Self.risesAndFalls(heights)
+        let (up, down) = Self.risesAndFalls(counted.map(\.height))
         let result = AscentDescent(
             ascentMeters: up, descentMeters: down, noiseMeters: noiseMeters, smoothingMeters: bandwidth,
             thresholdMeters: threshold)
-        return (result, smoothed)
+        return (result, smoothed, counted, swing)
     }
 
     /// Whether the swings of white noise past the threshold ``whiteThresholdPerNoise`` × σ′ are the noise's,

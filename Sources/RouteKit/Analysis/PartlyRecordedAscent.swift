@@ -6,33 +6,37 @@
 /// the model's terrain has 454 m. Measuring it as exact counts every wiggle of the recorded noise. Each stretch
 /// is smoothed as what it is instead, the recorded ones hung between the model's heights at their ends (a
 /// recorded elevation is off the model's by the receiver's bias as well as its noise, tens of metres, which would
-/// otherwise count as a climb at every edge of a void), and the whole line is counted in one pass, each sample
-/// with its own stretch's threshold: no climb is lost or doubled where two stretches meet.
+/// otherwise count as a climb at every edge of a void), and the whole line is counted in one pass over each
+/// stretch's ends and the extremes it counts between (corrected for white noise where its method corrects them),
+/// each with its own stretch's least swing: no climb is lost or doubled where two stretches meet.
 extension AscentMethod {
     /// Ascent and descent of `series`, whose samples at `recorded` (ascending indices) kept recorded elevations
     /// where the others are exact, with the elevations counted:
     /// - an exact stretch is smoothed by this method (not at all with ``exact``), with its threshold;
-    /// - a recorded stretch of at least ``shortestMeasuredRecordedFixes`` fixes and
-    ///   ``shortestMeasuredRecordedMeters`` by `recordedMethod`, with the noise, smoothing and threshold it measures
-    ///   on that stretch's recorded fixes alone (a few exact ones among them follow the recorded ones either side),
-    ///   then shifted by a straight ramp to meet the smoothed exact heights at its ends
-    ///   (at a line's end, or beside an exact stretch too short to hold it, by the offset at its other end);
+    /// - a recorded stretch of at least ``shortestMeasuredRecordedFixes`` recorded fixes and
+    ///   ``shortestMeasuredRecordedMeters`` (this method's limits) by `recordedMethod`, with the noise, smoothing
+    ///   and threshold it measures on that stretch's recorded fixes alone (a few exact ones among them follow the
+    ///   recorded ones either side), then shifted by a straight ramp from the offset that meets the smoothed
+    ///   exact height before it to the one that meets the height after it; where only one end meets an exact
+    ///   stretch that can hold it (at a line's end, or beside an exact stretch at a line's end shorter than
+    ///   ``shortestMeasuredRecordedMeters``, which moves to meet it instead), by that end's offset throughout;
+    ///   where neither does, not at all;
     /// - a shorter recorded stretch is bridged straight between the exact heights either side.
     ///
     /// Reports the noise, smoothing and threshold of the stretch with the most samples.
     package func analyze(
         _ series: ElevationSeries, recorded: [Int], recordedMethod: AscentMethod
     ) -> (result: AscentDescent, smoothed: [Double]) {
-        let stretches = recordedStretches(series, recorded: recorded)
-        if stretches.isEmpty { return analyze(series) }
-        if stretches == [0..<series.count] { return recordedMethod.analyze(series) }
-        let x = series.distances
         var isRecorded = [Bool](repeating: false, count: series.count)
         for i in recorded where i >= 0 && i < series.count { isRecorded[i] = true }
+        if !isRecorded.contains(true) { return analyze(series) }
+        if !isRecorded.contains(false) { return recordedMethod.analyze(series) }
+        let x = series.distances
         var heights = series.elevations
         var measured: [Range<Int>] = []
-        for r in stretches {
-            if r.count >= shortestMeasuredRecordedFixes
+        for r in recordedStretches(series, recorded: recorded) {
+            let fixes = r.lazy.filter { isRecorded[$0] }.count
+            if fixes >= shortestMeasuredRecordedFixes
                 && x[r.upperBound - 1] - x[r.lowerBound] >= shortestMeasuredRecordedMeters
             {
                 measured.append(r)
@@ -40,6 +44,13 @@ extension AscentMethod {
                 bridge(&heights, x, recordedIn: r, isRecorded: isRecorded)
             }
         }
+        // Each stretch smoothed, with the extremes it counts between (indices into the line) and its least swing.
+        struct Piece {
+            var range: Range<Int>
+            var counted: [(index: Int, height: Double)]
+            var swing: Double
+        }
+        var pieces: [Piece] = []
         var total = AscentDescent()
         var most = 0
         func report(_ result: AscentDescent, samples: Int) {
@@ -51,29 +62,31 @@ extension AscentMethod {
         }
         // The exact stretches between the measured recorded ones (with the bridged ones in them).
         var smoothed = heights
-        var threshold = [Double](repeating: 0, count: series.count)
-        var exact: [Range<Int>] = []
         var start = 0
         for r in measured + [series.count..<series.count] {
-            if r.lowerBound > start { exact.append(start..<r.lowerBound) }
+            if r.lowerBound > start {
+                let exact = start..<r.lowerBound
+                let (result, own, counted, swing) = analyzeCounting(
+                    ElevationSeries(distances: Array(x[exact]), elevations: Array(heights[exact])))
+                report(result, samples: exact.count)
+                smoothed.replaceSubrange(exact, with: own)
+                let offset = exact.lowerBound
+                pieces.append(
+                    Piece(range: exact, counted: counted.map { ($0.index + offset, $0.height) }, swing: swing))
+            }
             start = r.upperBound
-        }
-        for r in exact {
-            let (result, own) = analyze(ElevationSeries(distances: Array(x[r]), elevations: Array(heights[r])))
-            report(result, samples: r.count)
-            smoothed.replaceSubrange(r, with: own)
-            for i in r { threshold[i] = result.thresholdMeters }
         }
         // An exact stretch at a line's end too short to hold the recorded one beside it.
         func isShortEnd(_ r: Range<Int>) -> Bool {
             (r.lowerBound == 0 || r.upperBound == series.count)
                 && x[r.upperBound - 1] - x[r.lowerBound] < shortestMeasuredRecordedMeters
         }
-        let short = exact.filter(isShortEnd)
+        let short = pieces.map(\.range).filter(isShortEnd)
+        func holds(_ i: Int) -> Bool { i >= 0 && i < series.count && !short.contains { $0.contains(i) } }
         for r in measured {
             // Measured on its recorded fixes alone; the exact ones among them follow.
             let kept = r.filter { isRecorded[$0] }
-            let (result, fit) = recordedMethod.analyze(
+            let (result, fit, counted, swing) = recordedMethod.analyzeCounting(
                 ElevationSeries(distances: kept.map { x[$0] }, elevations: kept.map { heights[$0] }))
             report(result, samples: r.count)
             var own: [Double] = []
@@ -89,27 +102,45 @@ extension AscentMethod {
                     own.append(fit[k - 1] + (fit[k] - fit[k - 1]) * (x[q] > x[p] ? (x[i] - x[p]) / (x[q] - x[p]) : 0))
                 }
             }
-            let holds = { (i: Int) in i >= 0 && i < series.count && !short.contains { $0.contains(i) } }
+            // The ramp from the offset at the first fix to the one at the last (the one there is at both where
+            // only one end meets an exact stretch that holds it; none where neither does).
             let first = holds(r.lowerBound - 1) ? smoothed[r.lowerBound - 1] - own[0] : nil
             let last = holds(r.upperBound) ? smoothed[r.upperBound] - own[own.count - 1] : nil
             let (a, b) = (first ?? last ?? 0, last ?? first ?? 0)
             let span = x[r.upperBound - 1] - x[r.lowerBound]
-            for (k, i) in r.enumerated() {
-                own[k] += a + (b - a) * (span > 0 ? (x[i] - x[r.lowerBound]) / span : 0)
-                threshold[i] = result.thresholdMeters
-            }
+            func ramp(_ i: Int) -> Double { a + (b - a) * (span > 0 ? (x[i] - x[r.lowerBound]) / span : 0) }
+            for (k, i) in r.enumerated() { own[k] += ramp(i) }
             smoothed.replaceSubrange(r, with: own)
+            let placed = counted.map { (index: kept[$0.index], height: $0.height + ramp(kept[$0.index])) }
+            pieces.append(Piece(range: r, counted: placed, swing: swing))
         }
+        pieces.sort { $0.range.lowerBound < $1.range.lowerBound }
         // A short exact end moves to meet the stretch beside it.
-        for r in short {
+        for (n, piece) in pieces.enumerated() where short.contains(piece.range) {
+            let r = piece.range
             let (inside, outside) =
                 r.lowerBound == 0 ? (r.upperBound - 1, r.upperBound) : (r.lowerBound, r.lowerBound - 1)
             guard outside >= 0 && outside < series.count else { continue }
             let shift = smoothed[outside] - smoothed[inside]
             for i in r { smoothed[i] += shift }
+            for m in pieces[n].counted.indices { pieces[n].counted[m].height += shift }
         }
-        let turns = Self.extremes(smoothed, thresholdAt: { threshold[$0] })
-        (total.ascentMeters, total.descentMeters) = Self.risesAndFalls(turns.map { smoothed[$0] })
+        // One pass over the line: each stretch's ends and the extremes it counted, with its least swing.
+        var values: [Double] = []
+        var swings: [Double] = []
+        for piece in pieces {
+            var along = piece.counted
+            if along.first?.index != piece.range.lowerBound {
+                along.insert((piece.range.lowerBound, smoothed[piece.range.lowerBound]), at: 0)
+            }
+            if along.last?.index != piece.range.upperBound - 1 {
+                along.append((piece.range.upperBound - 1, smoothed[piece.range.upperBound - 1]))
+            }
+            values += along.map(\.height)
+            swings += Array(repeating: piece.swing, count: along.count)
+        }
+        let turns = Self.extremes(values, thresholdAt: { swings[$0] })
+        (total.ascentMeters, total.descentMeters) = Self.risesAndFalls(turns.map { values[$0] })
         return (total, smoothed)
     }
 
@@ -137,9 +168,10 @@ extension AscentMethod {
         }
     }
 
-    /// The stretches of `series` to measure as recorded: the runs of the `recorded` indices, each with the exact
-    /// stretches between them shorter than ``shortestMeasuredRecordedMeters`` (a few points filled in from a model
-    /// among recorded ones are measured with them).
+    /// The stretches of `series` to measure as recorded: the runs of the `recorded` indices (ascending; an entry
+    /// out of order is passed over), two runs joined where the recorded fixes either side of the exact ones between
+    /// them are less than ``shortestMeasuredRecordedMeters`` apart (a few points filled in from a model among
+    /// recorded ones are measured with them).
     func recordedStretches(_ series: ElevationSeries, recorded: [Int]) -> [Range<Int>] {
         var runs: [Range<Int>] = []
         for i in recorded where i >= 0 && i < series.count {

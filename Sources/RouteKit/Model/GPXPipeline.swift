@@ -12,7 +12,8 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
     private enum Control {
         case waypoint(Waypoint)
         case beginRoute
-        case routePoint(Waypoint)
+        /// A route point, and whether it keeps its recorded elevation (``GPXHandler/recordedElevationKept()``).
+        case routePoint(Waypoint, keepsRecorded: Bool)
         case endRoute(Details)
         case beginTrack
         case beginSegment
@@ -24,8 +25,8 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
         var points: [TrackPoint] = []
         /// Each control event with the number of points that come before it in this batch.
         var controls: [(before: Int, event: Control)] = []
-        /// The points (indices in ``points``) that keep recorded elevations, ascending: one number each, where a
-        /// track off its elevation model has one per point.
+        /// The track points (indices in ``points``) that keep recorded elevations, ascending: one number each,
+        /// where an event would cost a track off its elevation model one per point.
         var recorded: [Int] = []
     }
 
@@ -40,6 +41,8 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
     private let lock = DispatchSemaphore(value: 1)
     private var batch = Batch()
     private var failure: Error?
+    /// Whether the next point keeps its recorded elevation (``recordedElevationKept()``).
+    private var nextKeepsRecorded = false
 
     /// A pipeline into `target`; all of `target`'s methods run on the pipeline's thread.
     package init(into target: GPXHandler) {
@@ -49,13 +52,15 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
     }
 
     private func control(_ event: Control) throws {
+        // Said of a point, and of no other event.
+        nextKeepsRecorded = false
         batch.controls.append((batch.points.count, event))
         if batch.controls.count >= batchSize { try send() }
     }
 
     private func send() throws {
         if let error = currentFailure() { throw error }
-        guard !batch.points.isEmpty || !batch.controls.isEmpty || !batch.recorded.isEmpty else { return }
+        guard !batch.points.isEmpty || !batch.controls.isEmpty else { return }
         let work = batch
         batch = Batch()
         batch.points.reserveCapacity(batchSize)
@@ -89,7 +94,9 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
             switch event {
             case .waypoint(let w): try target.waypoint(w)
             case .beginRoute: try target.beginRoute()
-            case .routePoint(let p): try target.routePoint(p)
+            case .routePoint(let p, let keepsRecorded):
+                if keepsRecorded { try target.recordedElevationKept() }
+                try target.routePoint(p)
             case .endRoute(let d): try target.endRoute(d)
             case .beginTrack: try target.beginTrack()
             case .beginSegment: try target.beginSegment()
@@ -98,8 +105,6 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
             }
         }
         while next < work.points.count { try deliverPoint() }
-        // Said of a point the next batch holds.
-        if kept < work.recorded.count { try target.recordedElevationKept() }
     }
 
     private func currentFailure() -> Error? {
@@ -118,19 +123,23 @@ package final class GPXPipeline: GPXHandler, @unchecked Sendable {
     }
 
     package func trackPoint(_ point: TrackPoint) throws {
+        if nextKeepsRecorded {
+            batch.recorded.append(batch.points.count)
+            nextKeepsRecorded = false
+        }
         batch.points.append(point)
         if batch.points.count >= batchSize { try send() }
     }
 
     package func waypoint(_ waypoint: Waypoint) throws { try control(.waypoint(waypoint)) }
     package func beginRoute() throws { try control(.beginRoute) }
-    package func routePoint(_ point: Waypoint) throws { try control(.routePoint(point)) }
+    package func routePoint(_ point: Waypoint) throws {
+        try control(.routePoint(point, keepsRecorded: nextKeepsRecorded))
+    }
     package func endRoute(_ details: Details) throws { try control(.endRoute(details)) }
     package func beginTrack() throws { try control(.beginTrack) }
     package func beginSegment() throws { try control(.beginSegment) }
     package func endSegment() throws { try control(.endSegment) }
     package func endTrack(_ details: Details) throws { try control(.endTrack(details)) }
-    package func recordedElevationKept() throws {
-        if batch.recorded.last != batch.points.count { batch.recorded.append(batch.points.count) }
-    }
+    package func recordedElevationKept() throws { nextKeepsRecorded = true }
 }

@@ -163,16 +163,20 @@ struct GDALLibrary: @unchecked Sendable {
         }
     }
 
-    /// GDAL's last message on this thread, or `fallback` when it has none, as ``readable(_:)`` words it.
+    /// GDAL's last message on this thread as ``readable(_:or:)`` words it.
     func lastError(or fallback: String) -> String {
-        guard let message = lastErrorMessage(), message.pointee != 0 else { return fallback }
-        let text = Self.readable(String(cString: message))
-        return text.isEmpty ? fallback : text
+        Self.readable(lastErrorMessage().map { String(cString: $0) }, or: fallback)
     }
 
     /// A message of GDAL's for a user: without the place in GDAL's source some of them start with ("In file
-    /// ./port/cpl_vsil_gzip.cpp, at line 1121, "), and with what a failed decompression means.
-    static func readable(_ message: String) -> String {
+    /// ./port/cpl_vsil_gzip.cpp, at line 1121, "), and with what a failed decompression means; `fallback` when
+    /// there is no message, or nothing but the place.
+    static func readable(_ message: String?, or fallback: String) -> String {
+        let text = message.map(readable) ?? ""
+        return text.isEmpty ? fallback : text
+    }
+
+    private static func readable(_ message: String) -> String {
         var text = Substring(message)
         if text.hasPrefix("In file "), let line = text.firstRange(of: ", at line ") {
             let rest = text[line.upperBound...].drop { $0.isNumber }

@@ -152,6 +152,41 @@ import Testing
         #expect(AscentMethod.standard.ascentDescent(of: series).ascentMeters > ascent(x) * 1.5)
     }
 
+    @Test func aRecordedLineWithAFewExactPointsInsideIsMeasuredOnItsRecordedFixes() {
+        // Filled in where a recording lost its elevations for 15 m: the model's heights, 20 m under the receiver's,
+        // are no spikes for the noise estimate, and nothing holds the line.
+        var random = SeededRandom(state: 9)
+        let x = (0..<3000).map { Double($0) * 5 }
+        let exact = 1500..<1503
+        let series = ElevationSeries(
+            distances: x,
+            elevations: x.indices.map { terrain(x[$0]) + (exact.contains($0) ? 0 : 20 + 2 * random.gaussian()) })
+        let recorded = x.indices.filter { !exact.contains($0) }
+        let (result, smoothed) = AscentMethod.exact.analyze(series, recorded: recorded, recordedMethod: .standard)
+        let alone = AscentMethod.standard.analyze(
+            ElevationSeries(distances: recorded.map { x[$0] }, elevations: recorded.map { series.elevations[$0] }))
+        #expect(result.noiseMeters == alone.result.noiseMeters)
+        #expect(abs(result.ascentMeters - alone.result.ascentMeters) < 0.5)
+        #expect(Array(smoothed[..<1500]) == Array(alone.smoothed[..<1500]))
+        #expect(abs(smoothed[1501] - (alone.smoothed[1499] + alone.smoothed[1500]) / 2) < 1e-9)
+    }
+
+    @Test func aRecordedStretchKeepsItsMethodsCorrectionForWhiteNoise() {
+        // A barometer's 12 km on flat ground between two stretches of the model, as flat: the recorded stretch's
+        // extremes are corrected for the noise its smoothing leaves, as on its own.
+        var random = SeededRandom(state: 10)
+        let x = (0..<3000).map { Double($0) * 5 }
+        let recorded = 300..<2700
+        let series = ElevationSeries(
+            distances: x,
+            elevations: x.indices.map { 400 + (recorded.contains($0) ? 0.3 * random.gaussian() : 0) })
+        let part = ElevationSeries(distances: Array(x[recorded]), elevations: Array(series.elevations[recorded]))
+        let alone = AscentMethod.standard.analyzeCounting(part)
+        #expect(alone.swing < alone.result.thresholdMeters)
+        let (result, _) = AscentMethod.exact.analyze(series, recorded: Array(recorded), recordedMethod: .standard)
+        #expect(abs(result.ascentMeters - alone.result.ascentMeters) < 0.2, "\(result) \(alone.result)")
+    }
+
     @Test func recordedStretchesJoinAcrossShortExactGaps() {
         let x = (0..<100).map { Double($0) * 30 }
         let series = ElevationSeries(distances: x, elevations: x.map(terrain))
@@ -162,7 +197,7 @@ import Testing
         #expect(method.recordedStretches(series, recorded: []) == [])
         // Indices out of order, repeated or off the line are passed over.
         #expect(method.recordedStretches(series, recorded: [10, 11, 11, 5, 12, 300, -1]) == [10..<13])
-        // Three exact fixes 600 m long stand alone, however few.
+        // Two exact fixes between recorded ones 900 m apart stand alone, however few.
         let sparse = ElevationSeries(distances: x.map { $0 * 10 }, elevations: x.map(terrain))
         #expect(method.recordedStretches(sparse, recorded: [1, 2, 5, 6]) == [1..<3, 5..<7])
     }
