@@ -410,10 +410,13 @@ public struct AscentMethod: Hashable, Sendable {
         extremes(e, thresholdAt: { _ in threshold })
     }
 
-    /// The extremes of ``extremes(_:threshold:)`` with a threshold of its own at each sample (`threshold(i)` for a
-    /// swing that sample `i` ends): a line measured stretch by stretch, each with the threshold its noise needs.
+    /// The extremes of ``extremes(_:threshold:)`` with a threshold of its own at each sample: a line measured
+    /// stretch by stretch, each with the threshold its noise needs. A swing from sample `j` to sample `i` counts
+    /// past the greater of `threshold(j)` and `threshold(i)`, so a swing that starts or ends on a noisy stretch
+    /// is held to its threshold where it meets a quieter one.
     @inline(__always)
-    static func extremes(_ e: [Double], thresholdAt threshold: (Int) -> Double) -> [Int] {
+    static func extremes(_ e: [Double], thresholdAt thresholdOf: (Int) -> Double) -> [Int] {
+        func threshold(_ i: Int, _ j: Int) -> Double { max(thresholdOf(i), thresholdOf(j)) }
         guard let first = e.first else { return [] }
         var out: [Int] = []
         var low = (value: first, index: 0)
@@ -425,7 +428,7 @@ public struct AscentMethod: Hashable, Sendable {
             case 1:
                 if v > high.value {
                     high = (v, i)
-                } else if high.value - v > threshold(i) {
+                } else if high.value - v > threshold(i, high.index) {
                     out.append(high.index)
                     low = (v, i)
                     direction = -1
@@ -433,17 +436,17 @@ public struct AscentMethod: Hashable, Sendable {
             case -1:
                 if v < low.value {
                     low = (v, i)
-                } else if v - low.value > threshold(i) {
+                } else if v - low.value > threshold(i, low.index) {
                     out.append(low.index)
                     high = (v, i)
                     direction = 1
                 }
             default:
-                if v - low.value > threshold(i) && v > high.value {
+                if v - low.value > threshold(i, low.index) && v > high.value {
                     out.append(low.index)
                     high = (v, i)
                     direction = 1
-                } else if high.value - v > threshold(i) && v < low.value {
+                } else if high.value - v > threshold(i, high.index) && v < low.value {
                     out.append(high.index)
                     low = (v, i)
                     direction = -1

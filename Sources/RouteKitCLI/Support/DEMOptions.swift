@@ -23,9 +23,10 @@ struct DEMOptions {
             .value(
                 "--dem-mode", name: "MODE",
                 help: """
-                    replace (default): every elevation; fill: only points without one
-                    (the ascent then counts the DEM's heights as exact, the file's as
-                    recorded).
+                    replace (default) takes every elevation from the DEM; fill only
+                    those of points without one (--dem-mode fill fills a recording's
+                    gaps). With fill, the ascent counts the DEM's heights as exact and
+                    the file's as recorded, smoothed for noise.
                     """,
                 parse: OptionValues.choice(ElevationModel.Mode.self, message: "must be replace or fill"),
                 into: \.mode),

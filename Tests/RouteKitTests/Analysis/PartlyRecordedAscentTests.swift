@@ -187,6 +187,16 @@ import Testing
         #expect(abs(result.ascentMeters - alone.result.ascentMeters) < 0.2, "\(result) \(alone.result)")
     }
 
+    @Test func aSwingIsHeldToTheThresholdOfTheNoisierStretchItTouches() {
+        // A wiggle of 1.5 m on a stretch whose threshold is 3 m, ending where one of 0 begins: not counted.
+        let thresholds = [3.0, 3, 0, 0]
+        #expect(AscentMethod.extremes([10, 11, 9.5, 9.4], thresholdAt: { thresholds[$0] }) == [])
+        // A swing past both thresholds counts across the junction, and every one past 0 beyond it.
+        #expect(
+            AscentMethod.extremes([10, 20, 12, 11.9, 12.4], thresholdAt: { thresholds[min($0, 3)] }) == [0, 1, 3, 4])
+        #expect(AscentMethod.extremes([10, 11, 9.5, 9.4], threshold: 0) == [0, 1, 3])
+    }
+
     @Test func recordedStretchesJoinAcrossShortExactGaps() {
         let x = (0..<100).map { Double($0) * 30 }
         let series = ElevationSeries(distances: x, elevations: x.map(terrain))
