@@ -132,6 +132,62 @@ import Testing
         #expect(abs(result.ascentMeters - ascent(x)) / ascent(x) < 0.03)
     }
 
+    @Test func shortExactEndsMeetTheRecordedStretchAtBothEnds() {
+        // The model covers the line's first and last 100 m only: the recorded stretch between is left as it
+        // measures, and each end moves to meet it, its own shape kept.
+        let x = (0..<2000).map { Double($0) * 5 }
+        let recorded = 20..<1980
+        let series = line(x, recorded: recorded, bias: 25, noise: 2, seed: 12)
+        let (_, smoothed) = AscentMethod.exact.analyze(series, recorded: Array(recorded), recordedMethod: .standard)
+        let alone = AscentMethod.standard.analyze(
+            ElevationSeries(distances: Array(x[recorded]), elevations: Array(series.elevations[recorded])))
+        #expect(Array(smoothed[recorded]) == alone.smoothed)
+        #expect(abs(smoothed[19] - smoothed[20]) < 1e-9 && abs(smoothed[1980] - smoothed[1979]) < 1e-9)
+        #expect(abs((smoothed[19] - smoothed[0]) - (terrain(x[19]) - terrain(x[0]))) < 1e-9)
+        #expect(abs((smoothed[1999] - smoothed[1980]) - (terrain(x[1999]) - terrain(x[1980]))) < 1e-9)
+    }
+
+    @Test func aRampedStretchCarriesTheExactFixesWithinIt() {
+        // 5 km recorded 25 m high between two stretches of the model, three of its fixes filled in by the model.
+        let x = (0..<2000).map { Double($0) * 5 }
+        let inside = 1000..<1003
+        let recorded = (500..<1500).filter { !inside.contains($0) }
+        var random = SeededRandom(state: 13)
+        let series = ElevationSeries(
+            distances: x,
+            elevations: x.indices.map { i in
+                terrain(x[i]) + (recorded.contains(i) ? 25 + 2 * random.gaussian() : 0)
+            })
+        let (result, smoothed) = AscentMethod.exact.analyze(series, recorded: recorded, recordedMethod: .standard)
+        #expect(abs(smoothed[500] - smoothed[499]) < 1e-9 && abs(smoothed[1499] - smoothed[1500]) < 1e-9)
+        // The filled-in fixes lie straight between the recorded ones either side, ramp and all.
+        for i in inside {
+            let straight = smoothed[999] + (smoothed[1003] - smoothed[999]) * (x[i] - x[999]) / (x[1003] - x[999])
+            #expect(abs(smoothed[i] - straight) < 1e-6, "\(i)")
+        }
+        #expect(abs(result.ascentMeters - ascent(x)) / ascent(x) < 0.03)
+    }
+
+    @Test func theLimitsForMeasuringARecordedStretchAreTheMethods() {
+        // 500 m recorded: measured on its own by default, bridged where the method asks for 1 km.
+        let x = (0..<2000).map { Double($0) * 5 }
+        let recorded = 1000..<1100
+        let series = line(x, recorded: recorded, bias: 25, noise: 2, seed: 14)
+        var method = AscentMethod.exact
+        let (_, measured) = method.analyze(series, recorded: Array(recorded), recordedMethod: .standard)
+        method.shortestMeasuredRecordedMeters = 1000
+        let (_, bridged) = method.analyze(series, recorded: Array(recorded), recordedMethod: .standard)
+        let straight = { (i: Int) in
+            series.elevations[999] + (series.elevations[1100] - series.elevations[999]) * (x[i] - x[999])
+                / (x[1100] - x[999])
+        }
+        #expect(recorded.allSatisfy { abs(bridged[$0] - straight($0)) < 1e-9 })
+        #expect(!recorded.allSatisfy { abs(measured[$0] - straight($0)) < 1e-6 })
+        method.shortestMeasuredRecordedMeters = 200
+        method.shortestMeasuredRecordedFixes = 101
+        #expect(method.analyze(series, recorded: Array(recorded), recordedMethod: .standard).smoothed == bridged)
+    }
+
     @Test func aFewExactPointsAmongRecordedOnesAreMeasuredWithThem() {
         // A model that filled in every 20th fix of a line recorded 20 m high: the line is measured as recorded,
         // on its recorded fixes, without the spikes of 20 m the model's would make.
