@@ -413,7 +413,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// The extremes of ``extremes(_:threshold:)`` with a threshold of its own at each sample: a line measured
     /// stretch by stretch, each with the threshold its noise needs. A swing from sample `j` to sample `i` counts
     /// past the greater of `threshold(j)` and `threshold(i)`, so a swing that starts or ends on a noisy stretch
-    /// is held to its threshold where it meets a quieter one.
+    /// is held to its threshold where it meets a quieter one: a wiggle of the noisy stretch is not counted, nor is
+    /// a real one of the quieter stretch under that threshold that starts from the noisy stretch's last extreme.
     @inline(__always)
     static func extremes(_ e: [Double], thresholdAt thresholdOf: (Int) -> Double) -> [Int] {
         func threshold(_ i: Int, _ j: Int) -> Double { max(thresholdOf(i), thresholdOf(j)) }

@@ -27,14 +27,17 @@ extension AscentMethod {
     package func analyze(
         _ series: ElevationSeries, recorded: [Int], recordedMethod: AscentMethod
     ) -> (result: AscentDescent, smoothed: [Double]) {
+        // The entries on the line, ascending (as recordedStretches takes them).
+        var accepted: [Int] = []
+        for i in recorded where i >= 0 && i < series.count && i > (accepted.last ?? -1) { accepted.append(i) }
         var isRecorded = [Bool](repeating: false, count: series.count)
-        for i in recorded where i >= 0 && i < series.count { isRecorded[i] = true }
+        for i in accepted { isRecorded[i] = true }
         if !isRecorded.contains(true) { return analyze(series) }
         if !isRecorded.contains(false) { return recordedMethod.analyze(series) }
         let x = series.distances
         var heights = series.elevations
         var measured: [Range<Int>] = []
-        for r in recordedStretches(series, recorded: recorded) {
+        for r in recordedStretches(series, recorded: accepted) {
             let fixes = r.lazy.filter { isRecorded[$0] }.count
             if fixes >= shortestMeasuredRecordedFixes
                 && x[r.upperBound - 1] - x[r.lowerBound] >= shortestMeasuredRecordedMeters
@@ -125,18 +128,18 @@ extension AscentMethod {
             for i in r { smoothed[i] += shift }
             for m in pieces[n].counted.indices { pieces[n].counted[m].height += shift }
         }
-        // One pass over the line: each stretch's ends and the extremes it counted, with its least swing.
+        // One pass over the line: the extremes each stretch counted, with its least swing, and its smoothed heights
+        // where it meets the next (beside a corrected extreme there, not for it: the two may differ by the
+        // correction, and equal neighbours change nothing); at the line's ends, as the stretch alone counts them.
         var values: [Double] = []
         var swings: [Double] = []
         for piece in pieces {
-            var along = piece.counted
-            if along.first?.index != piece.range.lowerBound {
-                along.insert((piece.range.lowerBound, smoothed[piece.range.lowerBound]), at: 0)
-            }
-            if along.last?.index != piece.range.upperBound - 1 {
-                along.append((piece.range.upperBound - 1, smoothed[piece.range.upperBound - 1]))
-            }
-            values += along.map(\.height)
+            let r = piece.range
+            var along = piece.counted.map(\.height)
+            let none = along.isEmpty
+            if r.lowerBound > 0 || none { along.insert(smoothed[r.lowerBound], at: 0) }
+            if r.upperBound < series.count || none { along.append(smoothed[r.upperBound - 1]) }
+            values += along
             swings += Array(repeating: piece.swing, count: along.count)
         }
         let turns = Self.extremes(values, thresholdAt: { swings[$0] })

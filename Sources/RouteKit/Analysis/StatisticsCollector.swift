@@ -63,7 +63,10 @@ public final class StatisticsCollector: GPXHandler {
     public func beginTrack() { startLine() }
     public func beginSegment() { startSegment() }
     public func trackPoint(_ point: TrackPoint) { add(point) }
-    public func endSegment() { finishSegment() }
+    public func endSegment() {
+        nextKeepsRecorded = false
+        finishSegment()
+    }
     public func recordedElevationKept() { nextKeepsRecorded = true }
     public func endTrack(_ details: Details) {
         tracks.append(finishLine(details))
@@ -107,6 +110,8 @@ public final class StatisticsCollector: GPXHandler {
     }
 
     private func startSegment() {
+        // A mark is said of the next point, never across a segment's start or end.
+        nextKeepsRecorded = false
         previous = nil
         pointsInSegment = 0
         segmentStart = series.count
