@@ -217,17 +217,21 @@ public struct ProfileChart {
     }
 
     /// Each climb: a bracket over its stretch just above its top, labelled "4.2 km · 7.1 % · Cat 2" where the
-    /// label fits in the plot without covering another (one row higher when it would; left out otherwise).
+    /// label fits in the plot over the bracket without covering another label or the highest point (moved along,
+    /// or one row higher, when it would; left out otherwise).
     private func drawClimbs(
         _ climbs: [Climb], _ plot: Plot, highest: ElevationProfile.Sample?, into svg: inout SVGWriter
     ) {
         var placed: [(x0: Double, x1: Double, y: Double)] = []
-        // The highest point's label (drawn later, above the point) is taken already.
+        // The highest point's label (drawn later, above the point) and its marker are taken already.
         if let highest {
             let px = plot.x(highest.distanceMeters)
+            let py = plot.y(highest.smoothedElevationMeters)
             let half = Double(DecimalText.grouped(highest.smoothedElevationMeters).count + 4) * 3.6
             let center = px > plot.left + plot.width - 60 ? px - half : px < plot.left + 60 ? px + half : px
-            placed.append((center - half, center + half, plot.y(highest.smoothedElevationMeters) - 9))
+            placed.append((center - half, center + half, py - 9))
+            // A label whose baseline lies within 11 px of this would cover the marker's circle.
+            placed.append((px - 5, px + 5, py + 6))
         }
         for climb in climbs {
             let x0 = plot.x(climb.startMeters), x1 = plot.x(climb.endMeters)
@@ -242,17 +246,26 @@ public struct ProfileChart {
                 + "\(DecimalText.fixed(climb.averageGradePercent, decimals: 1)) %\(category)"
             let half = Double(label.count) * 2.9  // about 5.8 px a character at 10 px
             let center = min(max((x0 + x1) / 2, plot.left + half), plot.left + plot.width - half)
-            // Above the bracket, a row higher, or (near the plot's top) just under it; a white halo keeps it
-            // readable over the curve.
-            for ly in [y - 4, y - 16, y + 15] where ly > plot.top + 8 && ly < plot.base - 4 {
-                let clash = placed.contains { abs($0.y - ly) < 11 && $0.x0 < center + half && center - half < $0.x1 }
-                if clash { continue }
-                svg.text(
-                    label, x: center, y: ly,
-                    attributes: "font-size=\"10\" fill=\"#333\" text-anchor=\"middle\" stroke=\"#fff\" "
-                        + "stroke-width=\"3\" paint-order=\"stroke\"")
-                placed.append((center - half, center + half, ly))
-                break
+            // Above the bracket, a row higher, or (near the plot's top) just under it; centred, or moved along
+            // to clear what it would cover while still over the bracket. A white halo keeps it readable over the
+            // curve.
+            func covered(_ c: Double, _ ly: Double) -> [(x0: Double, x1: Double, y: Double)] {
+                placed.filter { abs($0.y - ly) < 11 && $0.x0 < c + half && c - half < $0.x1 }
+            }
+            rows: for ly in [y - 4, y - 16, y + 15] where ly > plot.top + 8 && ly < plot.base - 4 {
+                let aside = covered(center, ly).flatMap { [$0.x0 - half - 2, $0.x1 + half + 2] }
+                for c in [center] + aside
+                where c - half > plot.left - 0.5 && c + half < plot.left + plot.width + 0.5 && c - half < x1
+                    && x0 < c + half
+                    && covered(c, ly).isEmpty
+                {
+                    svg.text(
+                        label, x: c, y: ly,
+                        attributes: "font-size=\"10\" fill=\"#333\" text-anchor=\"middle\" stroke=\"#fff\" "
+                            + "stroke-width=\"3\" paint-order=\"stroke\"")
+                    placed.append((c - half, c + half, ly))
+                    break rows
+                }
             }
         }
     }
@@ -262,6 +275,8 @@ public struct ProfileChart {
         guard let high = points.max(by: { $0.smoothedElevationMeters < $1.smoothedElevationMeters }),
             let low = points.min(by: { $0.smoothedElevationMeters < $1.smoothedElevationMeters })
         else { return }
+        // A white halo keeps a label readable where it lies over the curve.
+        let halo = "stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\""
         for (p, above) in [(high, true), (low, false)] {
             let px = plot.x(p.distanceMeters)
             let py = plot.y(p.smoothedElevationMeters)
@@ -271,7 +286,7 @@ public struct ProfileChart {
                 let anchor = px > plot.left + plot.width - 60 ? "end" : px < plot.left + 60 ? "start" : "middle"
                 svg.text(
                     label, x: px, y: py - 9,
-                    attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(anchor)\"")
+                    attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" text-anchor=\"\(anchor)\" \(halo)")
             } else {
                 // Beside the low point, inside the plot, on the side with room.
                 let toLeft = px > plot.left + plot.width - 80
@@ -279,7 +294,7 @@ public struct ProfileChart {
                     label, x: toLeft ? px - 8 : px + 8, y: min(py - 6, plot.base - 6),
                     attributes:
                         "font-size=\"12\" font-weight=\"bold\" fill=\"#222\" "
-                        + "text-anchor=\"\(toLeft ? "end" : "start")\""
+                        + "text-anchor=\"\(toLeft ? "end" : "start")\" \(halo)"
                 )
             }
         }
