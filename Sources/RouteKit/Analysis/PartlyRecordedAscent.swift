@@ -27,9 +27,7 @@ extension AscentMethod {
     package func analyze(
         _ series: ElevationSeries, recorded: [Int], recordedMethod: AscentMethod
     ) -> (result: AscentDescent, smoothed: [Double]) {
-        // The entries on the line, ascending (as recordedStretches takes them).
-        var accepted: [Int] = []
-        for i in recorded where i >= 0 && i < series.count && i > (accepted.last ?? -1) { accepted.append(i) }
+        let accepted = Self.ascending(recorded, below: series.count)
         var isRecorded = [Bool](repeating: false, count: series.count)
         for i in accepted { isRecorded[i] = true }
         if !isRecorded.contains(true) { return analyze(series) }
@@ -102,7 +100,7 @@ extension AscentMethod {
                 } else {
                     // Between two recorded fixes: a stretch starts and ends with one.
                     let (p, q) = (kept[k - 1], kept[k])
-                    own.append(fit[k - 1] + (fit[k] - fit[k - 1]) * (x[q] > x[p] ? (x[i] - x[p]) / (x[q] - x[p]) : 0))
+                    own.append(Self.straight(from: (x[p], fit[k - 1]), to: (x[q], fit[k]), at: x[i]))
                 }
             }
             // The ramp from the offset at the first fix to the one at the last (the one there is at both where
@@ -110,8 +108,9 @@ extension AscentMethod {
             let first = holds(r.lowerBound - 1) ? smoothed[r.lowerBound - 1] - own[0] : nil
             let last = holds(r.upperBound) ? smoothed[r.upperBound] - own[own.count - 1] : nil
             let (a, b) = (first ?? last ?? 0, last ?? first ?? 0)
-            let span = x[r.upperBound - 1] - x[r.lowerBound]
-            func ramp(_ i: Int) -> Double { a + (b - a) * (span > 0 ? (x[i] - x[r.lowerBound]) / span : 0) }
+            func ramp(_ i: Int) -> Double {
+                Self.straight(from: (x[r.lowerBound], a), to: (x[r.upperBound - 1], b), at: x[i])
+            }
             for (k, i) in r.enumerated() { own[k] += ramp(i) }
             smoothed.replaceSubrange(r, with: own)
             let placed = counted.map { (index: kept[$0.index], height: $0.height + ramp(kept[$0.index])) }
@@ -162,9 +161,7 @@ extension AscentMethod {
             let after = end < heights.count ? end : nil
             if let p = before ?? after, let q = after ?? before {
                 for k in i..<end {
-                    heights[k] =
-                        x[q] > x[p]
-                        ? heights[p] + (heights[q] - heights[p]) * (x[k] - x[p]) / (x[q] - x[p]) : heights[p]
+                    heights[k] = Self.straight(from: (x[p], heights[p]), to: (x[q], heights[q]), at: x[k])
                 }
             }
             i = end
@@ -177,10 +174,10 @@ extension AscentMethod {
     /// recorded ones are measured with them).
     func recordedStretches(_ series: ElevationSeries, recorded: [Int]) -> [Range<Int>] {
         var runs: [Range<Int>] = []
-        for i in recorded where i >= 0 && i < series.count {
+        for i in Self.ascending(recorded, below: series.count) {
             if let last = runs.last, last.upperBound == i {
                 runs[runs.count - 1] = last.lowerBound..<(i + 1)
-            } else if runs.last.map({ i >= $0.upperBound }) ?? true {
+            } else {
                 runs.append(i..<(i + 1))
             }
         }
@@ -195,5 +192,19 @@ extension AscentMethod {
             }
         }
         return merged
+    }
+
+    /// The entries of `indices` from 0 to `count` − 1 that are each greater than the one before: the marks of
+    /// points along a line, an entry out of order or repeated passed over.
+    static func ascending(_ indices: [Int], below count: Int) -> [Int] {
+        var out: [Int] = []
+        for i in indices where i >= 0 && i < count && i > (out.last ?? -1) { out.append(i) }
+        return out
+    }
+
+    /// The height at `x` on the straight line through `a` and `b` (distance, height); `a`'s height where the two
+    /// lie at one distance.
+    static func straight(from a: (x: Double, h: Double), to b: (x: Double, h: Double), at x: Double) -> Double {
+        b.x > a.x ? a.h + (b.h - a.h) * (x - a.x) / (b.x - a.x) : a.h
     }
 }

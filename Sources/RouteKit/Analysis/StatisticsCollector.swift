@@ -63,10 +63,7 @@ public final class StatisticsCollector: GPXHandler {
     public func beginTrack() { startLine() }
     public func beginSegment() { startSegment() }
     public func trackPoint(_ point: TrackPoint) { add(point) }
-    public func endSegment() {
-        nextKeepsRecorded = false
-        finishSegment()
-    }
+    public func endSegment() { finishSegment() }
     public func recordedElevationKept() { nextKeepsRecorded = true }
     public func endTrack(_ details: Details) {
         tracks.append(finishLine(details))
@@ -198,6 +195,7 @@ public final class StatisticsCollector: GPXHandler {
     }
 
     private func finishSegment() {
+        nextKeepsRecorded = false
         guard pointsInSegment > 0 else { return }
         current.segments += 1
         finishSpeedRun()

@@ -124,8 +124,7 @@ import Testing
         let series = line(x, recorded: recorded, bias: 25, noise: 2, seed: 8)
         let (result, smoothed) = AscentMethod.exact.analyze(
             series, recorded: Array(recorded), recordedMethod: .standard)
-        let alone = AscentMethod.standard.analyze(
-            ElevationSeries(distances: Array(x[20...]), elevations: Array(series.elevations[20...])))
+        let alone = AscentMethod.standard.analyze(series.only(20..<x.count))
         #expect(Array(smoothed[20...]) == alone.smoothed)
         #expect(abs(smoothed[19] - smoothed[20]) < 1e-9)
         #expect(abs((smoothed[1] - smoothed[0]) - (terrain(x[1]) - terrain(x[0]))) < 1e-9)
@@ -139,8 +138,7 @@ import Testing
         let recorded = 20..<1980
         let series = line(x, recorded: recorded, bias: 25, noise: 2, seed: 12)
         let (_, smoothed) = AscentMethod.exact.analyze(series, recorded: Array(recorded), recordedMethod: .standard)
-        let alone = AscentMethod.standard.analyze(
-            ElevationSeries(distances: Array(x[recorded]), elevations: Array(series.elevations[recorded])))
+        let alone = AscentMethod.standard.analyze(series.only(recorded))
         #expect(Array(smoothed[recorded]) == alone.smoothed)
         #expect(abs(smoothed[19] - smoothed[20]) < 1e-9 && abs(smoothed[1980] - smoothed[1979]) < 1e-9)
         #expect(abs((smoothed[19] - smoothed[0]) - (terrain(x[19]) - terrain(x[0]))) < 1e-9)
@@ -199,8 +197,7 @@ import Testing
         )
         #expect(AscentMethod.exact.recordedStretches(series, recorded: recorded) == [1..<x.count])
         let (result, _) = AscentMethod.exact.analyze(series, recorded: recorded, recordedMethod: .standard)
-        let alone = AscentMethod.standard.analyze(
-            ElevationSeries(distances: recorded.map { x[$0] }, elevations: recorded.map { series.elevations[$0] }))
+        let alone = AscentMethod.standard.analyze(series.only(recorded))
         #expect(
             result.noiseMeters == alone.result.noiseMeters && result.thresholdMeters == alone.result.thresholdMeters)
         #expect(abs(result.ascentMeters - alone.result.ascentMeters) < 0.5)
@@ -219,8 +216,7 @@ import Testing
             elevations: x.indices.map { terrain(x[$0]) + (exact.contains($0) ? 0 : 20 + 2 * random.gaussian()) })
         let recorded = x.indices.filter { !exact.contains($0) }
         let (result, smoothed) = AscentMethod.exact.analyze(series, recorded: recorded, recordedMethod: .standard)
-        let alone = AscentMethod.standard.analyze(
-            ElevationSeries(distances: recorded.map { x[$0] }, elevations: recorded.map { series.elevations[$0] }))
+        let alone = AscentMethod.standard.analyze(series.only(recorded))
         #expect(result == alone.result)
         #expect(Array(smoothed[..<1500]) == Array(alone.smoothed[..<1500]))
         #expect(abs(smoothed[1501] - (alone.smoothed[1499] + alone.smoothed[1500]) / 2) < 1e-9)
@@ -235,7 +231,7 @@ import Testing
         let series = ElevationSeries(
             distances: x,
             elevations: x.indices.map { 400 + (recorded.contains($0) ? 0.3 * random.gaussian() : 0) })
-        let part = ElevationSeries(distances: Array(x[recorded]), elevations: Array(series.elevations[recorded]))
+        let part = series.only(recorded)
         let alone = AscentMethod.standard.analyzeCounting(part)
         #expect(alone.swing < alone.result.thresholdMeters)
         let (result, _) = AscentMethod.exact.analyze(series, recorded: Array(recorded), recordedMethod: .standard)
@@ -283,5 +279,12 @@ import Testing
         // Two exact fixes between recorded ones 900 m apart stand alone, however few.
         let sparse = ElevationSeries(distances: x.map { $0 * 10 }, elevations: x.map(terrain))
         #expect(method.recordedStretches(sparse, recorded: [1, 2, 5, 6]) == [1..<3, 5..<7])
+    }
+}
+
+extension ElevationSeries {
+    /// The samples at `indices` alone, as a line of their own.
+    fileprivate func only(_ indices: some Sequence<Int>) -> ElevationSeries {
+        ElevationSeries(distances: indices.map { distances[$0] }, elevations: indices.map { elevations[$0] })
     }
 }
