@@ -138,6 +138,31 @@ import Testing
         let strict = try CLI.run(["convert", "--strict", "--dem", dem, track, "-o", out])
         #expect(strict.status == 65 && strict.standardError.contains("has no elevation at 46.10"))
         #expect(!FileManager.default.fileExists(atPath: out))
+        // Converting into a folder, the file off the DEM fails with its error and the other is written; no warning
+        // counts points of the file that failed (a strict run warns of nothing).
+        let inside = folder.appendingPathComponent("inside.gpx").path
+        try Data(Self.track().utf8).write(to: URL(fileURLWithPath: inside))
+        let outFolder = folder.appendingPathComponent("strict").path + "/"
+        let batch = try CLI.run(["convert", "--strict", "--dem", dem, "--to", "gpx", track, inside, "-o", outFolder])
+        #expect(batch.status == 65 && batch.standardError.contains("has no elevation at 46.10"))
+        #expect(!batch.standardError.contains("warning"), "\(batch.standardError)")
+        #expect(FileManager.default.fileExists(atPath: outFolder + "inside.gpx"))
+        #expect(!FileManager.default.fileExists(atPath: outFolder + "long.gpx"))
+        // convert measures no ascent: its warning says nothing of one.
+        let lenient = try CLI.run(["convert", "--dem", dem, track, "-o", out])
+        #expect(lenient.status == 0 && lenient.standardError.contains("points outside"))
+        #expect(!lenient.standardError.contains("ascent"), "\(lenient.standardError)")
+    }
+
+    @Test(arguments: ["stats", "profile", "climbs", "convert"])
+    func aDEMModeWithoutADEMIsAUsageError(command: String) throws {
+        let (folder, _, track) = try Self.setUp()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try CLI.run([command, "--dem-mode", "fill", track])
+        #expect(run.status == 64)
+        #expect(run.standardError.contains("--dem-mode fill needs --dem PATH"), "\(run.standardError)")
+        let stages = try CLI.run(["stages", "--dem-mode", "replace", folder.path, "-o", folder.path + "/out"])
+        #expect(stages.status == 64 && stages.standardError.contains("needs --dem PATH"))
     }
 
     @Test func aDEMThatCannotBeUsedIsAnErrorAndNothingIsWritten() throws {

@@ -604,10 +604,33 @@ public struct AscentMethod: Hashable, Sendable {
         var halfAtFirstLag = false
     }
 
+    /// The mean spacing of the fixes, metres, not counting dropouts (see ``dropoutLimit(_:)``): a recording whose
+    /// elevations are missing for a kilometre (a tunnel, points without `ele`) is spaced as the rest of it is.
     static func meanSpacing(_ series: ElevationSeries) -> Double {
+        let x = series.distances
+        let n = x.count
+        guard n >= 2, x[n - 1] > x[0] else { return 1 }
+        let limit = dropoutLimit(series)
+        var total = 0.0
+        var steps = 0
+        for k in 1..<n where x[k] - x[k - 1] <= limit {
+            total += x[k] - x[k - 1]
+            steps += 1
+        }
+        return total > 0 ? total / Double(steps) : (x[n - 1] - x[0]) / Double(n - 1)
+    }
+
+    /// Steps between consecutive fixes longer than this many times the mean step are dropouts, not spacing.
+    static let dropoutSpacingRatio = 20.0
+
+    /// The longest step between consecutive fixes that is spacing, metres: ``dropoutSpacingRatio`` times the mean
+    /// step. A longer one is a dropout: no fixes with elevations there, and no chord measures the noise across it.
+    /// Fixes taken by time (close on climbs, far apart on descents) or a route's points (dense on bends) are
+    /// seldom that uneven; where none is, nothing changes.
+    static func dropoutLimit(_ series: ElevationSeries) -> Double {
         let n = series.count
-        guard n >= 2, series.distances[n - 1] > series.distances[0] else { return 1 }
-        return (series.distances[n - 1] - series.distances[0]) / Double(n - 1)
+        guard n >= 2 else { return .infinity }
+        return dropoutSpacingRatio * (series.distances[n - 1] - series.distances[0]) / Double(n - 1)
     }
 
     /// The noise, followed up the lags as the type's documentation describes. With
@@ -1074,13 +1097,17 @@ public struct AscentMethod: Hashable, Sendable {
     /// The residuals of the elevations from the chords through the fixes nearest `lag` metres before and
     /// after them, each scaled to the standard deviation of white noise, and the chords' mean half-span
     /// (the lag they measure, which on evenly spaced fixes is a multiple of the spacing); nil with fewer
-    /// than 30 chords. At most about 100,000 fixes are used (evenly spread) on long lines.
+    /// than 30 chords. No chord crosses a dropout (see ``dropoutLimit(_:)``). At most about 100,000 fixes are
+    /// used (evenly spread) on long lines.
     static func residuals(_ series: ElevationSeries, lag: Double) -> (values: [Double], lag: Double)? {
         let x = series.distances
         let e = series.elevations
         let n = x.count
         guard n >= 3, x[n - 1] - x[0] > 2 * lag else { return nil }
         let stride = max(1, n / 100_000)
+        // The steps that are dropouts (each by the index of the fix after it): no chord is measured across one.
+        let limit = dropoutLimit(series)
+        let dropouts = (1..<n).filter { x[$0] - x[$0 - 1] > limit }
         var spans = 0.0
         var residuals: [Double] = []
         residuals.reserveCapacity(n / stride + 1)
@@ -1102,6 +1129,16 @@ public struct AscentMethod: Hashable, Sendable {
             if k - 1 > i && right - x[k - 1] < x[k] - right { k -= 1 }
             let span = x[k] - x[j]
             guard j < i, k > i, k < n, span > 0 else { continue }
+            if !dropouts.isEmpty {
+                // The first dropout after fix j: the chord crosses it when it comes at or before fix k.
+                var lo = 0
+                var hi = dropouts.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if dropouts[mid] <= j { lo = mid + 1 } else { hi = mid }
+                }
+                if lo < dropouts.count && dropouts[lo] <= k { continue }
+            }
             let wj = (x[k] - x[i]) / span
             let wk = 1 - wj
             // For white noise σ the residual has σ·√(1 + wj² + wk²): scale it to σ.

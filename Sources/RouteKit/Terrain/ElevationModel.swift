@@ -5,7 +5,8 @@ import Glibc
 ///
 /// The raster's own geotransform and CRS place its samples (any CRS PROJ knows); no-data samples are left
 /// out. A folder's tiles are found by name and opened when a position first needs them, each once: SRTM
-/// tiles by the degree in their name (`N46E013.hgt`, also zipped or gzipped), other rasters by their extent,
+/// tiles by the degree in their name (`N46E013.hgt`, also zipped or gzipped), Copernicus DEM tiles likewise
+/// (`Copernicus_DSM_COG_10_N46_00_E013_00_DEM.tif`), other rasters by their extent,
 /// read from their header when the folder is opened. Any tile that covers a position answers; beyond a tile's
 /// outer sample centres the next tile's samples take part, so that tiles that abut are interpolated across
 /// their seams as one raster of them would be. Sidecar files (`.aux.xml`, world files, `.hdr`) are read; a
@@ -143,9 +144,8 @@ private final class Tiles {
         let files = Self.rasterFiles(in: folder)
         guard !files.isEmpty else { throw .noTiles(path: folder) }
         for path in files {
-            if let degree = Self.srtmDegree(
-                String(path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...]))
-            {
+            let name = String(path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...])
+            if let degree = Self.srtmDegree(name) ?? Self.copernicusDegree(name) {
                 let margin = 0.01
                 entries.append(
                     Entry(
@@ -215,6 +215,30 @@ private final class Tiles {
             name.lowercased().contains(".hgt")
         else { return nil }
         return (Double(chars[0] == UInt8(ascii: "N") ? lat : -lat), Double(chars[3] == UInt8(ascii: "E") ? lon : -lon))
+    }
+
+    /// The south-west corner of a Copernicus DEM tile (GLO-30 or GLO-90) named like
+    /// `Copernicus_DSM_COG_10_N46_00_E014_00_DEM.tif` or `Copernicus_DSM_30_S09_00_W078_00_DEM.dt2`: each covers
+    /// the one degree its name gives, so a folder of the 26,000 tiles of the world need not open each for its extent.
+    static func copernicusDegree(_ name: String) -> (lat: Double, lon: Double)? {
+        let parts = name.uppercased().split(separator: "_")
+        guard parts.count >= 6, parts[0] == "COPERNICUS", parts[1] == "DSM" else { return nil }
+        // The latitude and longitude parts: N46 or S09, then 00, then E014 or W078, then 00.
+        for k in 2..<(parts.count - 3) {
+            let (lat, lon) = (Array(parts[k].utf8), Array(parts[k + 2].utf8))
+            guard lat.count == 3, lon.count == 4, parts[k + 1] == "00", parts[k + 3].hasPrefix("00"),
+                lat[0] == UInt8(ascii: "N") || lat[0] == UInt8(ascii: "S"),
+                lon[0] == UInt8(ascii: "E") || lon[0] == UInt8(ascii: "W"),
+                let degreesNorth = Int(String(decoding: lat[1...], as: UTF8.self)),
+                let degreesEast = Int(String(decoding: lon[1...], as: UTF8.self)), degreesNorth < 90,
+                degreesEast < 180
+            else { continue }
+            return (
+                Double(lat[0] == UInt8(ascii: "N") ? degreesNorth : -degreesNorth),
+                Double(lon[0] == UInt8(ascii: "E") ? degreesEast : -degreesEast)
+            )
+        }
+        return nil
     }
 
     /// The elevation at `coordinate`: from a tile that has it between its sample centres, else from a tile that

@@ -80,6 +80,7 @@ struct ClimbsCommand: Command {
         guard input != nil else {
             throw CLIError.usage("no input file; give a GPX file with a track, or - for standard input")
         }
+        try dem.validate()
     }
 
     func run(console: Console) throws -> ExitCode {

@@ -150,6 +150,7 @@ struct ConvertCommand: Command {
             throw CLIError.usage("standard input (-) can be read only once")
         }
         if format == nil { _ = try formatOfOutputName() }
+        try dem.validate()
     }
 
     /// The output format: --to, else the extension of -o, else the opposite of the first input's format
@@ -192,7 +193,7 @@ struct ConvertCommand: Command {
             try convert(files, to: format, into: out, dem: model, console: console)
         }
         progress?.finish()
-        model?.report(console: console, quiet: quiet)
+        model?.report(console: console, quiet: quiet, measured: false)
         try out.commit()
         return .success
     }

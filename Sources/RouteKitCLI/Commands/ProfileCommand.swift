@@ -102,6 +102,7 @@ struct ProfileCommand: Command {
         if waypoints != nil && format != .svg && format != .json {
             throw CLIError.usage("--waypoints marks the SVG chart or the JSON; CSV has no place for them")
         }
+        try dem.validate()
     }
 
     func run(console: Console) throws -> ExitCode {

@@ -97,6 +97,7 @@ struct StagesCommand: Command {
             throw CLIError.usage("stages reads a ZIP or a folder, not standard input; save the ZIP and name it")
         }
         guard let output, output != "-" else { throw CLIError.usage("say where to write with -o OUTDIR (a folder)") }
+        try dem.validate()
     }
 
     func run(console: Console) throws -> ExitCode {

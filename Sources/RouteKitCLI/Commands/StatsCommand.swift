@@ -86,6 +86,7 @@ struct StatsCommand: Command {
         guard !inputs.isEmpty else {
             throw CLIError.usage("no input file; give one or more GPX files, or - for standard input")
         }
+        try dem.validate()
     }
 
     func run(console: Console) throws -> ExitCode {

@@ -197,14 +197,16 @@ enum StatsFormatter {
             ClimbsFormatter.lines(row.stats.climbs, into: &b)
         }
         if let a = rows.max(by: { $0.stats.points < $1.stats.points })?.stats.ascent {
+            let noise = "elevation noise estimated at ±\(DecimalText.fixed(a.noiseMeters, decimals: 2)) m"
+            // Exact elevations (a DEM, a planned route, or --smoothing 0 --threshold 0): nothing smoothed or ignored.
+            let counting =
+                a.smoothingMeters == 0 && a.thresholdMeters == 0
+                ? "every rise counted, as for exact elevations; \(noise)"
+                : "\(noise); smoothed over \(DecimalText.fixed(a.smoothingMeters, decimals: 0)) m, rises under "
+                    + "\(DecimalText.fixed(a.thresholdMeters, decimals: 2)) m ignored"
             b.append(
-                string:
-                    "\nAscent: elevation noise estimated at ±\(DecimalText.fixed(a.noiseMeters, decimals: 2)) m; "
-                    + "smoothed over "
-                    + "\(DecimalText.fixed(a.smoothingMeters, decimals: 0)) m, rises under "
-                    + "\(DecimalText.fixed(a.thresholdMeters, decimals: 2)) m ignored "
-                    + "(the longest track's values).\nMoving: between fixes at 0.5 m/s or more. Max speed: over 10 s "
-                    + "or more. Grades: over 100 m or more.\n")
+                string: "\nAscent: \(counting) (the longest track's values).\nMoving: between fixes at 0.5 m/s or "
+                    + "more. Max speed: over 10 s or more. Grades: over 100 m or more.\n")
         }
         if let dem {
             let kept =

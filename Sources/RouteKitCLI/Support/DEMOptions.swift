@@ -4,7 +4,10 @@ import RouteKit
 /// model instead of (or where missing from) the file's.
 struct DEMOptions {
     var path: String?
-    var mode = ElevationModel.Mode.replace
+    /// `--dem-mode` as given; nil when not given (``mode`` is then replace).
+    var givenMode: ElevationModel.Mode?
+    /// What to do with the DEM's elevations.
+    var mode: ElevationModel.Mode { givenMode ?? .replace }
 
     /// The options for a command that keeps these at `key`.
     static func options<Target>(_ key: WritableKeyPath<Target, DEMOptions>) -> [Option<Target>] {
@@ -29,9 +32,17 @@ struct DEMOptions {
                     the file's as recorded, smoothed for noise.
                     """,
                 parse: OptionValues.choice(ElevationModel.Mode.self, message: "must be replace or fill"),
-                into: \.mode),
+                into: \.givenMode),
         ]
         return own.map { $0.lifted(key) }
+    }
+
+    /// Rejects `--dem-mode` without `--dem`: it would change nothing, and the user meant a DEM to be used.
+    func validate() throws {
+        if let givenMode, path == nil {
+            throw CLIError.usage(
+                "--dem-mode \(givenMode.rawValue) needs --dem PATH: the DEM to take the elevations from")
+        }
     }
 
     /// `--strict` in a command whose only lenient reading is of its track files and the DEM.
@@ -126,9 +137,12 @@ final class DEMUse: @unchecked Sendable {
         lock.withLock { counted.add(tally) }
     }
 
-    /// The one warning about the points the DEM does not cover, if there were any.
-    func report(console: Console, quiet: Bool) {
-        guard tally.notCovered > 0, !quiet, let first = tally.firstNotCovered else { return }
+    /// The one warning about the points the DEM does not cover, if there were any. A strict run warns of
+    /// nothing: each input with such a point failed with its error (see ``handler(into:path:)``), and the others
+    /// have none. `measured` says whether the run measures ascent (convert does not), for the warning's last
+    /// clause.
+    func report(console: Console, quiet: Bool, measured measuresAscent: Bool = true) {
+        guard tally.notCovered > 0, !quiet, !strict, let first = tally.firstNotCovered else { return }
         let points =
             tally.notCovered == 1
             ? "1 point outside \(model.path) (or where it has no data) kept its own elevation"
@@ -136,7 +150,7 @@ final class DEMUse: @unchecked Sendable {
                 + "kept their own elevation"
         let lines = tally.linesKeepingRecordedElevations
         let measured =
-            mode == .replace && lines > 0
+            measuresAscent && mode == .replace && lines > 0
             ? "; the ascent of \(lines == 1 ? "the track" : "the \(DecimalText.grouped(lines)) tracks") with such "
                 + "points counts them as recorded elevations, their noise smoothed"
             : ""

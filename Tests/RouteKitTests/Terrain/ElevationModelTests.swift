@@ -131,6 +131,29 @@ enum DEMFixture {
         #expect(try model.elevation(at: Coordinate(latitude: 47.5, longitude: 13.5)) == nil)
     }
 
+    @Test func copernicusTilesAreFoundByTheDegreeInTheirNames() throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A tile of 47–48° N, 13–14° E as an ASCII grid of 0.1° samples on the plane, under a Copernicus name.
+        var grid = "ncols 10\nnrows 10\nxllcorner 13\nyllcorner 47\ncellsize 0.1\n"
+        for j in 0..<10 {
+            let row = (0..<10).map { i in
+                DEMFixture.plane(Coordinate(latitude: 47.95 - 0.1 * Double(j), longitude: 13.05 + 0.1 * Double(i)))
+            }
+            grid += row.map { String($0) }.joined(separator: " ") + "\n"
+        }
+        _ = try Fixture.write(Array(grid.utf8), name: "Copernicus_DSM_COG_10_N47_00_E013_00_DEM.asc", in: folder)
+        // A damaged tile that only a position in its degree needs: the folder opens without reading it.
+        _ = try Fixture.write(Array("not a raster".utf8), name: "Copernicus_DSM_30_S09_00_W078_00_DEM.tif", in: folder)
+        let model = try ElevationModel(path: folder.path)
+        let c = Coordinate(latitude: 47.42, longitude: 13.37)
+        let e = try #require(try model.elevation(at: c))
+        #expect(abs(e - DEMFixture.plane(c)) < 0.001, "\(e)")
+        #expect(throws: ElevationModelError.self) {
+            try model.elevation(at: Coordinate(latitude: -8.5, longitude: -77.5))
+        }
+    }
+
     @Test func tilesThatAbutAreInterpolatedAcrossTheirSeams() throws {
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
