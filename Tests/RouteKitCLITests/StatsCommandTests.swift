@@ -101,6 +101,12 @@ import Testing
         #expect(run.standardOutput.contains("GPX 1.0 track"))
         #expect(run.standardOutput.contains(" km"))
         #expect(run.standardOutput.contains("0:00:05"))
+        // The footer says how the ascent was counted: the automatic method's values, or every rise.
+        #expect(run.standardOutput.contains("Ascent: elevation noise estimated at ±"))
+        #expect(run.standardOutput.contains("rises under"))
+        let exact = try CLI.run(["stats", "--smoothing", "0", "--threshold", "0", CLI.fixture("gpx10.gpx")])
+        #expect(exact.standardOutput.contains("Ascent: every rise counted, as for exact elevations; elevation noise"))
+        #expect(!exact.standardOutput.contains("rises under"))
     }
 
     @Test func badOptionsAreUsageErrors() throws {

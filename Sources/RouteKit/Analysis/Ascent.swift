@@ -156,6 +156,12 @@ public struct AscentMethod: Hashable, Sendable {
     /// fitted noise model (GPS); below it (a barometer's drift, elevations rounded to whole metres) the
     /// rule of thumb of ``smoothingPerNoiseMeter`` and ``thresholdPerNoise`` is kept.
     public var slowNoiseModelMeters: Double = 1
+    /// A step between consecutive fixes longer than this many times their mean step is a dropout (a tunnel, a
+    /// logger's pause, points without elevation), not spacing: it does not count in the fixes' spacing, which sets
+    /// the lags the noise is measured at, and no chord measures the noise across it. Fixes taken by time (close on
+    /// climbs, far apart on descents) or a route's points (dense on bends) are seldom that uneven; where none is,
+    /// nothing changes.
+    public var dropoutSpacingRatio: Double = 20
     /// On a line whose points took an elevation model's heights where it has data and kept their recorded ones
     /// elsewhere (``ElevationProfile/init(track:method:recorded:recordedMethod:)``), the fewest recorded fixes of a
     /// stretch whose noise is measured on its own (at least 1): fewer cannot tell noise from terrain, and the stretch
@@ -290,7 +296,7 @@ public struct AscentMethod: Hashable, Sendable {
         } else {
             // Noise left after averaging the independent fixes within the bandwidth: one per twice the
             // correlation length, per `independenceMeters`, or per fix when they are further apart.
-            let spacing = Self.meanSpacing(series)
+            let spacing = Self.meanSpacing(series, dropoutRatio: dropoutSpacingRatio)
             let samples = max(1, bandwidth * 2.5 / max(spacing, independenceMeters, 2 * noise.correlationMeters))
             threshold = thresholdPerNoise * noise.sigma / samples.squareRoot()
         }
@@ -604,13 +610,19 @@ public struct AscentMethod: Hashable, Sendable {
         var halfAtFirstLag = false
     }
 
-    /// The mean spacing of the fixes, metres, not counting dropouts (see ``dropoutLimit(_:)``): a recording whose
-    /// elevations are missing for a kilometre (a tunnel, points without `ele`) is spaced as the rest of it is.
-    static func meanSpacing(_ series: ElevationSeries) -> Double {
+    /// The mean spacing of the fixes, metres, not counting dropouts (see ``dropoutLimit(_:ratio:)``): a recording
+    /// whose elevations are missing for a kilometre (a tunnel, points without `ele`) is spaced as the rest of it
+    /// is. 1 for a line without length.
+    static func meanSpacing(_ series: ElevationSeries, dropoutRatio: Double) -> Double {
+        meanStep(series, upTo: dropoutLimit(series, ratio: dropoutRatio))
+    }
+
+    /// The mean of the steps between consecutive fixes no longer than `limit` metres; the mean of all of them
+    /// when none is, and 1 for a line without length.
+    static func meanStep(_ series: ElevationSeries, upTo limit: Double) -> Double {
         let x = series.distances
         let n = x.count
         guard n >= 2, x[n - 1] > x[0] else { return 1 }
-        let limit = dropoutLimit(series)
         var total = 0.0
         var steps = 0
         for k in 1..<n where x[k] - x[k - 1] <= limit {
@@ -620,17 +632,13 @@ public struct AscentMethod: Hashable, Sendable {
         return total > 0 ? total / Double(steps) : (x[n - 1] - x[0]) / Double(n - 1)
     }
 
-    /// Steps between consecutive fixes longer than this many times the mean step are dropouts, not spacing.
-    static let dropoutSpacingRatio = 20.0
-
-    /// The longest step between consecutive fixes that is spacing, metres: ``dropoutSpacingRatio`` times the mean
-    /// step. A longer one is a dropout: no fixes with elevations there, and no chord measures the noise across it.
-    /// Fixes taken by time (close on climbs, far apart on descents) or a route's points (dense on bends) are
-    /// seldom that uneven; where none is, nothing changes.
-    static func dropoutLimit(_ series: ElevationSeries) -> Double {
-        let n = series.count
-        guard n >= 2 else { return .infinity }
-        return dropoutSpacingRatio * (series.distances[n - 1] - series.distances[0]) / Double(n - 1)
+    /// The longest step between consecutive fixes that is spacing, metres: `ratio` times the mean step (see
+    /// ``dropoutSpacingRatio``). A longer one is a dropout: no fixes with elevations there, and no chord measures
+    /// the noise across it. The mean is taken again without the steps past the first limit, so that a pause of
+    /// 30 km does not hide one of a few hundred metres. Infinite for fewer than two fixes.
+    static func dropoutLimit(_ series: ElevationSeries, ratio: Double) -> Double {
+        guard series.count >= 2 else { return .infinity }
+        return ratio * meanStep(series, upTo: ratio * meanStep(series, upTo: .infinity))
     }
 
     /// The noise, followed up the lags as the type's documentation describes. With
@@ -648,7 +656,9 @@ public struct AscentMethod: Hashable, Sendable {
         func variance(at k: Int) -> Double? {
             while scales.count <= k {
                 let lag = shortest * Double(1 << scales.count)
-                guard lag <= longestNoiseLagMeters, var residuals = Self.residuals(measured.copies, lag: lag)?.values
+                guard lag <= longestNoiseLagMeters,
+                    var residuals = Self.residuals(measured.copies, lag: lag, dropoutLimit: measured.dropoutLimit)?
+                        .values
                 else {
                     return nil
                 }
@@ -725,6 +735,8 @@ public struct AscentMethod: Hashable, Sendable {
         var copies: [ElevationSeries]
         var offset: Double
         var shortestLag: Double
+        /// The longest step between fixes that is spacing (see ``AscentMethod/dropoutLimit(_:ratio:)``).
+        var dropoutLimit: Double
 
         /// s² of chord `residuals` measured on these elevations: their robust spread squared, less the offset
         /// (at least 10⁻¹² m²).
@@ -758,13 +770,18 @@ public struct AscentMethod: Hashable, Sendable {
     ///   adds flipped the fits of three lags of a barometer every 20–60 m and of a planned route every 23 m).
     /// - Otherwise the elevations, and 0.
     func measuredElevations(_ series: ElevationSeries) -> MeasuredElevations {
-        let lag = max(shortestNoiseLagMeters, Self.meanSpacing(series))
-        guard let q = Self.latticeQuantum(series), let s = Self.residualScale(series, lag: lag) else {
-            return MeasuredElevations(copies: [series], offset: 0, shortestLag: lag)
+        let limit = Self.dropoutLimit(series, ratio: dropoutSpacingRatio)
+        let spacing = Self.meanStep(series, upTo: limit)
+        let lag = max(shortestNoiseLagMeters, spacing)
+        guard let q = Self.latticeQuantum(series), let s = Self.residualScale(series, lag: lag, dropoutLimit: limit)
+        else {
+            return MeasuredElevations(copies: [series], offset: 0, shortestLag: lag, dropoutLimit: limit)
         }
-        if q * q / 12 >= s * s / 2 { return MeasuredElevations(copies: [series], offset: q * q / 12, shortestLag: lag) }
-        guard Self.meanSpacing(series) < noiseScaleMeters else {
-            return MeasuredElevations(copies: [series], offset: 0, shortestLag: lag)
+        if q * q / 12 >= s * s / 2 {
+            return MeasuredElevations(copies: [series], offset: q * q / 12, shortestLag: lag, dropoutLimit: limit)
+        }
+        guard spacing < noiseScaleMeters else {
+            return MeasuredElevations(copies: [series], offset: 0, shortestLag: lag, dropoutLimit: limit)
         }
         var copies: [ElevationSeries] = []
         // SplitMix64 for uniform values, two at a time into Gaussian ones (Box–Muller).
@@ -788,7 +805,7 @@ public struct AscentMethod: Hashable, Sendable {
             }
             copies.append(dithered)
         }
-        return MeasuredElevations(copies: copies, offset: q * q / 4, shortestLag: lag)
+        return MeasuredElevations(copies: copies, offset: q * q / 4, shortestLag: lag, dropoutLimit: limit)
     }
 
     /// The variance of the white part of noise that is white plus exponentially correlated, from s² at the
@@ -837,7 +854,8 @@ public struct AscentMethod: Hashable, Sendable {
         // The residuals of the next lag, when they were measured ahead (to tell a jump's scatter from terrain).
         var ahead: (lag: Double, chords: (values: [Double], lag: Double))? = nil
         while lag <= longestNoiseLagMeters,
-            let chords = ahead.flatMap({ $0.lag == lag ? $0.chords : nil }) ?? Self.residuals(measured.copies, lag: lag)
+            let chords = ahead.flatMap({ $0.lag == lag ? $0.chords : nil })
+                ?? Self.residuals(measured.copies, lag: lag, dropoutLimit: measured.dropoutLimit)
         {
             defer { lag *= 2.0.squareRoot() }
             // On evenly spaced fixes two nominal lags can take the same chords: measure each once.
@@ -857,7 +875,8 @@ public struct AscentMethod: Hashable, Sendable {
             // grows there within the limit over half that lag and over a quarter of it.
             if lags.count >= 3, growsTooFast(to: (lag, variance), since: 2, lags, variances) {
                 let next = lag * 2.0.squareRoot()
-                guard next <= longestNoiseLagMeters, let after = Self.residuals(measured.copies, lag: next),
+                guard next <= longestNoiseLagMeters,
+                    let after = Self.residuals(measured.copies, lag: next, dropoutLimit: measured.dropoutLimit),
                     case let v = measured.variance(after.values),
                     !growsTooFast(to: (next, v), since: 2, lags + [lag], variances + [variance]),
                     !growsTooFast(to: (next, v), since: 4, lags, variances)
@@ -981,7 +1000,7 @@ public struct AscentMethod: Hashable, Sendable {
     func riskMinimizingBandwidth(
         _ series: ElevationSeries, model: NoiseModel, runs: [Range<Int>]? = nil
     ) -> (Double, Double) {
-        let spacing = Self.meanSpacing(series)
+        let spacing = Self.meanSpacing(series, dropoutRatio: dropoutSpacingRatio)
         // For white noise, no smoothing is a candidate too: its risk is σ𝑤², and it leaves σ𝑤.
         let unsmoothed = model.correlated == 0 ? model.white * model.white : Double.infinity
         var best = (bandwidth: 0.0, risk: unsmoothed, residual: model.white)
@@ -1071,8 +1090,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// The robust spread of the residuals of the elevations from the chords through the fixes nearest
     /// `lag` metres before and after them, as the standard deviation of white noise that would give it;
     /// nil with too few chords.
-    static func residualScale(_ series: ElevationSeries, lag: Double) -> Double? {
-        guard var residuals = residuals(series, lag: lag)?.values else { return nil }
+    static func residualScale(_ series: ElevationSeries, lag: Double, dropoutLimit: Double) -> Double? {
+        guard var residuals = residuals(series, lag: lag, dropoutLimit: dropoutLimit)?.values else { return nil }
         return 1.4826 * medianAbsoluteDeviation(&residuals)
     }
 
@@ -1097,16 +1116,17 @@ public struct AscentMethod: Hashable, Sendable {
     /// The residuals of the elevations from the chords through the fixes nearest `lag` metres before and
     /// after them, each scaled to the standard deviation of white noise, and the chords' mean half-span
     /// (the lag they measure, which on evenly spaced fixes is a multiple of the spacing); nil with fewer
-    /// than 30 chords. No chord crosses a dropout (see ``dropoutLimit(_:)``). At most about 100,000 fixes are
-    /// used (evenly spread) on long lines.
-    static func residuals(_ series: ElevationSeries, lag: Double) -> (values: [Double], lag: Double)? {
+    /// than 30 chords. No chord crosses a step longer than `dropoutLimit` metres (a dropout: see
+    /// ``dropoutLimit(_:ratio:)``). At most about 100,000 fixes are used (evenly spread) on long lines.
+    static func residuals(
+        _ series: ElevationSeries, lag: Double, dropoutLimit limit: Double
+    ) -> (values: [Double], lag: Double)? {
         let x = series.distances
         let e = series.elevations
         let n = x.count
         guard n >= 3, x[n - 1] - x[0] > 2 * lag else { return nil }
         let stride = max(1, n / 100_000)
         // The steps that are dropouts (each by the index of the fix after it): no chord is measured across one.
-        let limit = dropoutLimit(series)
         let dropouts = (1..<n).filter { x[$0] - x[$0 - 1] > limit }
         var spans = 0.0
         var residuals: [Double] = []
@@ -1148,10 +1168,14 @@ public struct AscentMethod: Hashable, Sendable {
         return residuals.count >= 30 ? (residuals, spans / Double(2 * residuals.count)) : nil
     }
 
-    /// The residuals of ``residuals(_:lag:)`` of every copy, pooled (the lag of the first).
-    static func residuals(_ copies: [ElevationSeries], lag: Double) -> (values: [Double], lag: Double)? {
-        guard var pooled = residuals(copies[0], lag: lag) else { return nil }
-        for copy in copies.dropFirst() { pooled.values += residuals(copy, lag: lag)?.values ?? [] }
+    /// The residuals of ``residuals(_:lag:dropoutLimit:)`` of every copy, pooled (the lag of the first).
+    static func residuals(
+        _ copies: [ElevationSeries], lag: Double, dropoutLimit: Double
+    ) -> (values: [Double], lag: Double)? {
+        guard var pooled = residuals(copies[0], lag: lag, dropoutLimit: dropoutLimit) else { return nil }
+        for copy in copies.dropFirst() {
+            pooled.values += residuals(copy, lag: lag, dropoutLimit: dropoutLimit)?.values ?? []
+        }
         return pooled
     }
 

@@ -128,6 +128,8 @@ private final class Tiles {
         var tile: RasterTile?
         /// Longitude and latitude bounds, to find the candidates for a position before opening anything.
         let west: Double, south: Double, east: Double, north: Double
+        /// Whether the bounds are the degree the file's name gives (checked against its samples when opened).
+        var named = false
     }
 
     private var entries: [Entry]
@@ -136,7 +138,7 @@ private final class Tiles {
     private var lastHit: Int?
 
     init(tile: RasterTile) {
-        entries = [Entry(path: tile.path, tile: tile, west: -180, south: -90, east: 180, north: 90)]
+        entries = [Entry(path: tile.path, tile: tile, west: -180, south: -90, east: 180, north: 90, named: false)]
     }
 
     init(folder: String) throws(ElevationModelError) {
@@ -150,7 +152,7 @@ private final class Tiles {
                 entries.append(
                     Entry(
                         path: path, tile: nil, west: degree.lon - margin, south: degree.lat - margin,
-                        east: degree.lon + 1 + margin, north: degree.lat + 1 + margin))
+                        east: degree.lon + 1 + margin, north: degree.lat + 1 + margin, named: true))
             } else {
                 // Opened now for its extent; kept open, unless the folder has so many that file handles run short.
                 let tile = try RasterTile(path: path)
@@ -158,7 +160,7 @@ private final class Tiles {
                 entries.append(
                     Entry(
                         path: path, tile: entries.count < 200 ? tile : nil, west: b.west, south: b.south, east: b.east,
-                        north: b.north))
+                        north: b.north, named: false))
             }
         }
         // The whole degree of a bound, within ±limit (a damaged raster's extent can be any double).
@@ -197,7 +199,7 @@ private final class Tiles {
                 let name = item.name.lowercased()
                 var ext = name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? ""
                 if ext == "zip" || ext == "gz", name.hasSuffix(".hgt." + ext) { ext = "hgt" }
-                if ElevationModel.tileExtensions.contains(ext) { found.append(itemPath) }
+                if ElevationModel.tileExtensions.contains(ext) && !isCopernicusMask(name) { found.append(itemPath) }
             }
         }
         walk(folder)
@@ -217,6 +219,14 @@ private final class Tiles {
         return (Double(chars[0] == UInt8(ascii: "N") ? lat : -lat), Double(chars[3] == UInt8(ascii: "E") ? lon : -lon))
     }
 
+    /// Whether `name` (lower case) is one of the masks a Copernicus DEM tile comes with (its editing, filling,
+    /// height error and water body masks: `…_EDM.tif`, `_FLM`, `_HEM`, `_WBM`), which lie over the same degree as
+    /// its elevations and are no elevations.
+    static func isCopernicusMask(_ name: String) -> Bool {
+        guard name.hasPrefix("copernicus_dsm_"), let dot = name.lastIndex(of: ".") else { return false }
+        return ["_edm", "_flm", "_hem", "_wbm"].contains { name[..<dot].hasSuffix($0) }
+    }
+
     /// The south-west corner of a Copernicus DEM tile (GLO-30 or GLO-90) named like
     /// `Copernicus_DSM_COG_10_N46_00_E014_00_DEM.tif` or `Copernicus_DSM_30_S09_00_W078_00_DEM.dt2`: each covers
     /// the one degree its name gives, so a folder of the 26,000 tiles of the world need not open each for its extent.
@@ -229,9 +239,11 @@ private final class Tiles {
             guard lat.count == 3, lon.count == 4, parts[k + 1] == "00", parts[k + 3].hasPrefix("00"),
                 lat[0] == UInt8(ascii: "N") || lat[0] == UInt8(ascii: "S"),
                 lon[0] == UInt8(ascii: "E") || lon[0] == UInt8(ascii: "W"),
+                lat.dropFirst().allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                lon.dropFirst().allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
                 let degreesNorth = Int(String(decoding: lat[1...], as: UTF8.self)),
                 let degreesEast = Int(String(decoding: lon[1...], as: UTF8.self)), degreesNorth < 90,
-                degreesEast < 180
+                degreesEast < 180 || (degreesEast == 180 && lon[0] == UInt8(ascii: "W"))
             else { continue }
             return (
                 Double(lat[0] == UInt8(ascii: "N") ? degreesNorth : -degreesNorth),
@@ -314,7 +326,16 @@ private final class Tiles {
         if let open = entries[index].tile {
             tile = open
         } else {
-            tile = try RasterTile(path: entries[index].path)
+            let entry = entries[index]
+            tile = try RasterTile(path: entry.path)
+            if entry.named {
+                // The degree its name gives must hold its samples: else it answers nowhere, least of all there.
+                let b = tile.bounds()
+                let (lat, lon) = ((entry.south + entry.north) / 2, (entry.west + entry.east) / 2)
+                guard b.south < lat, lat < b.north, b.west < lon, lon < b.east else {
+                    throw .misplaced(path: entry.path, latitude: lat - 0.5, longitude: lon - 0.5)
+                }
+            }
             entries[index].tile = tile
         }
         return tile.pixel(of: coordinate)

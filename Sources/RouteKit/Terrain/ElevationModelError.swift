@@ -10,6 +10,9 @@ public enum ElevationModelError: Error, Equatable, Sendable, CustomStringConvert
     case noTiles(path: String)
     /// Reading the samples failed part-way (a truncated or corrupt file).
     case readFailed(path: String, reason: String)
+    /// A tile of a folder, found by the degree in its name (`N46E013.hgt`, a Copernicus DEM name), whose samples do
+    /// not lie in that degree; `latitude` and `longitude` in degrees are the south-west corner its name gives.
+    case misplaced(path: String, latitude: Double, longitude: Double)
 
     public var description: String {
         switch self {
@@ -20,6 +23,11 @@ public enum ElevationModelError: Error, Equatable, Sendable, CustomStringConvert
             return "\(path): no elevation raster in the folder (looked for "
                 + ElevationModel.tileExtensions.sorted().map { ".\($0)" }.joined(separator: ", ") + ")"
         case let .readFailed(path, reason): return "\(path): cannot read the elevations: \(reason)"
+        case let .misplaced(path, latitude, longitude):
+            let degree =
+                "\(Int(abs(latitude)))° \(latitude < 0 ? "S" : "N"), \(Int(abs(longitude)))° \(longitude < 0 ? "W" : "E")"
+            return "\(path): its name places it in the degree from \(degree), but its samples lie elsewhere "
+                + "(rename it, or give the file itself as --dem)"
         }
     }
 

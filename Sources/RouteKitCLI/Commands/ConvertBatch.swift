@@ -61,7 +61,7 @@ extension ConvertCommand {
         }
         progress?.finish()
         for outcome in outcomes { outcome.replay(on: console) }
-        model?.report(console: console, quiet: quiet, measured: false)
+        model?.report(console: console, quiet: quiet, measuresAscent: false)
         let failed = outcomes.filter { $0.status != .success }
         guard let first = failed.first else { return .success }
         let written = outcomes.count - failed.count

@@ -115,7 +115,7 @@ struct ConvertCommand: Command {
                 "--only", name: "KINDS", help: "Keep only these, comma-separated: tracks, routes, waypoints.",
                 parse: { text, _ in try parseKinds(text) }, into: \.kinds),
         ]
-            + DEMOptions.options(\.dem) + [
+            + DEMOptions.options(\.dem, measuresAscent: false) + [
                 .flag(
                     "--strict",
                     help: "Treat a bad value (or a point off the DEM) as an error (exit 65) instead of a warning.",
@@ -193,7 +193,7 @@ struct ConvertCommand: Command {
             try convert(files, to: format, into: out, dem: model, console: console)
         }
         progress?.finish()
-        model?.report(console: console, quiet: quiet, measured: false)
+        model?.report(console: console, quiet: quiet, measuresAscent: false)
         try out.commit()
         return .success
     }

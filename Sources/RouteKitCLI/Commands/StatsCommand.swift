@@ -114,7 +114,9 @@ struct StatsCommand: Command {
         let total = TrackStatistics.total(of: rows.map(\.stats))
         var buffer = ByteBuffer(capacity: 4096)
         switch format {
-        case .table: StatsFormatter.table(rows, total: total, dem: model, into: &buffer)
+        case .table:
+            StatsFormatter.table(
+                rows, total: total, dem: model, exact: dem.method(method).takesElevationsAsExact, into: &buffer)
         case .json: StatsFormatter.json(files: inputs, rows, total: total, dem: model, into: &buffer)
         case .csv: StatsFormatter.csv(rows, total: total, into: &buffer)
         }

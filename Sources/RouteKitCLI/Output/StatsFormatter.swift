@@ -167,7 +167,11 @@ enum StatsFormatter {
 
     // MARK: Table
 
-    static func table(_ rows: [Row], total: TrackStatistics, dem: DEMUse? = nil, into b: inout ByteBuffer) {
+    /// The table, with a footer on how the numbers were made; `exact` when the ascent was counted with the settings
+    /// for exact elevations (a DEM, or `--smoothing 0 --threshold 0`).
+    static func table(
+        _ rows: [Row], total: TrackStatistics, dem: DEMUse? = nil, exact: Bool = false, into b: inout ByteBuffer
+    ) {
         let header = [
             "Track", "Points", "Length", "Ascent", "Descent", "Elevation", "Duration", "Moving",
             "Avg km/h", "Max km/h", "Climb", "Descent",
@@ -198,9 +202,9 @@ enum StatsFormatter {
         }
         if let a = rows.max(by: { $0.stats.points < $1.stats.points })?.stats.ascent {
             let noise = "elevation noise estimated at ±\(DecimalText.fixed(a.noiseMeters, decimals: 2)) m"
-            // Exact elevations (a DEM, a planned route, or --smoothing 0 --threshold 0): nothing smoothed or ignored.
+            // Exact elevations (a DEM, or --smoothing 0 --threshold 0): nothing smoothed or ignored.
             let counting =
-                a.smoothingMeters == 0 && a.thresholdMeters == 0
+                exact && a.smoothingMeters == 0 && a.thresholdMeters == 0
                 ? "every rise counted, as for exact elevations; \(noise)"
                 : "\(noise); smoothed over \(DecimalText.fixed(a.smoothingMeters, decimals: 0)) m, rises under "
                     + "\(DecimalText.fixed(a.thresholdMeters, decimals: 2)) m ignored"

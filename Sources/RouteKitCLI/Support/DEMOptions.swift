@@ -9,8 +9,11 @@ struct DEMOptions {
     /// What to do with the DEM's elevations.
     var mode: ElevationModel.Mode { givenMode ?? .replace }
 
-    /// The options for a command that keeps these at `key`.
-    static func options<Target>(_ key: WritableKeyPath<Target, DEMOptions>) -> [Option<Target>] {
+    /// The options for a command that keeps these at `key`; `measuresAscent` when the command counts the ascent
+    /// (all but convert), whose help then says how.
+    static func options<Target>(
+        _ key: WritableKeyPath<Target, DEMOptions>, measuresAscent: Bool = true
+    ) -> [Option<Target>] {
         let own: [Option<DEMOptions>] = [
             .value(
                 "--dem", name: "PATH",
@@ -19,18 +22,28 @@ struct DEMOptions {
                     VRT, ...) in any CRS, or a folder of such tiles (opened as the track
                     needs them). Bilinear between samples; no-data honoured. Points the DEM
                     does not cover keep their own elevation, with one warning (an error
-                    with --strict). The ascent counts every rise of the DEM's elevations,
-                    as for exact data; stretches that keep their own are smoothed for noise.
-                    """,
+                    with --strict).
+                    """
+                        + (measuresAscent
+                            ? """
+
+                            The ascent counts every rise of the DEM's elevations, as for exact
+                            data; stretches that keep their own are smoothed for noise.
+                            """ : ""),
                 into: \.path),
             .value(
                 "--dem-mode", name: "MODE",
                 help: """
-                    replace (default) takes every elevation from the DEM; fill only
-                    those of points without one (--dem-mode fill fills a recording's
-                    gaps). With fill, the ascent counts the DEM's heights as exact and
-                    the file's as recorded, smoothed for noise.
-                    """,
+                    With --dem: replace (default) takes every elevation from the DEM;
+                    fill only those of points without one (--dem-mode fill fills a
+                    recording's gaps).
+                    """
+                        + (measuresAscent
+                            ? """
+
+                            With fill, the ascent counts the DEM's heights as exact and the
+                            file's as recorded, smoothed for noise.
+                            """ : ""),
                 parse: OptionValues.choice(ElevationModel.Mode.self, message: "must be replace or fill"),
                 into: \.givenMode),
         ]
@@ -41,7 +54,8 @@ struct DEMOptions {
     func validate() throws {
         if let givenMode, path == nil {
             throw CLIError.usage(
-                "--dem-mode \(givenMode.rawValue) needs --dem PATH: the DEM to take the elevations from")
+                "--dem-mode \(givenMode.rawValue) needs --dem PATH, the DEM to take the elevations from: for example "
+                    + "--dem dem/ --dem-mode \(givenMode.rawValue)")
         }
     }
 
@@ -139,9 +153,9 @@ final class DEMUse: @unchecked Sendable {
 
     /// The one warning about the points the DEM does not cover, if there were any. A strict run warns of
     /// nothing: each input with such a point failed with its error (see ``handler(into:path:)``), and the others
-    /// have none. `measured` says whether the run measures ascent (convert does not), for the warning's last
-    /// clause.
-    func report(console: Console, quiet: Bool, measured measuresAscent: Bool = true) {
+    /// have none. `measuresAscent` says whether the run measures ascent (convert does not), for the warning's
+    /// last clause.
+    func report(console: Console, quiet: Bool, measuresAscent: Bool = true) {
         guard tally.notCovered > 0, !quiet, !strict, let first = tally.firstNotCovered else { return }
         let points =
             tally.notCovered == 1

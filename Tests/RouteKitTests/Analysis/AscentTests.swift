@@ -473,19 +473,28 @@ struct SeededRandom: RandomNumberGenerator {
         var s = ElevationSeries()
         for k in 0...1_000 { s.append(distance: 5 * Double(k), elevation: 100) }
         for k in 0...680 { s.append(distance: 6_600 + 5 * Double(k), elevation: 200) }
-        #expect(abs(AscentMethod.meanSpacing(s) - 5) < 1e-9)
-        let chords = try #require(AscentMethod.residuals(s, lag: 5))
+        let ratio = AscentMethod.standard.dropoutSpacingRatio
+        #expect(abs(AscentMethod.meanSpacing(s, dropoutRatio: ratio) - 5) < 1e-9)
+        let chords = try #require(
+            AscentMethod.residuals(s, lag: 5, dropoutLimit: AscentMethod.dropoutLimit(s, ratio: ratio)))
         #expect(chords.values.allSatisfy { $0 == 0 })
         #expect(chords.values.count == s.count - 4)
         #expect(abs(chords.lag - 5) < 1e-9)
-        // Evenly uneven fixes are spacing, however far apart some are: 1 m and 15 m steps in turn.
+        // A pause of 30 km does not hide a dropout of 150 m: the mean is taken again without the first.
+        var paused = ElevationSeries()
+        for k in 0...1_000 { paused.append(distance: 5 * Double(k), elevation: 0) }
+        for k in 0...1_000 { paused.append(distance: 35_000 + 5 * Double(k), elevation: 0) }
+        for k in 0...1_000 { paused.append(distance: 40_150 + 5 * Double(k), elevation: 0) }
+        #expect(abs(AscentMethod.meanSpacing(paused, dropoutRatio: ratio) - 5) < 1e-9)
+        // Evenly uneven fixes are spacing, however far apart some are: 1 m and 15 m steps in turn (a guard for what
+        // the old mean gave too).
         var uneven = ElevationSeries()
         var x = 0.0
         for k in 0..<2_000 {
             uneven.append(distance: x, elevation: 0)
             x += k % 2 == 0 ? 1 : 15
         }
-        #expect(abs(AscentMethod.meanSpacing(uneven) - 8) < 0.01)
+        #expect(abs(AscentMethod.meanSpacing(uneven, dropoutRatio: ratio) - 8) < 0.01)
     }
 
     @Test func pointsWithoutElevationAreSkippedNotZero() throws {

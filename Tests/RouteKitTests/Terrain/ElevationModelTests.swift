@@ -152,6 +152,28 @@ enum DEMFixture {
         #expect(throws: ElevationModelError.self) {
             try model.elevation(at: Coordinate(latitude: -8.5, longitude: -77.5))
         }
+        // The masks a Copernicus tile comes with lie over the same degree and are not elevations: left out. A tile
+        // whose samples are not in the degree its name gives is an error that names it, not a point off the DEM.
+        let masks = folder.appendingPathComponent("AUXFILES")
+        try FileManager.default.createDirectory(at: masks, withIntermediateDirectories: true)
+        let ones =
+            "ncols 10\nnrows 10\nxllcorner 13\nyllcorner 47\ncellsize 0.1\n"
+            + String(repeating: String(repeating: "1 ", count: 10) + "\n", count: 10)
+        for mask in ["EDM", "FLM", "HEM", "WBM"] {
+            _ = try Fixture.write(Array(ones.utf8), name: "Copernicus_DSM_COG_10_N47_00_E013_00_\(mask).asc", in: masks)
+        }
+        let misnamed = grid.replacingOccurrences(of: "yllcorner 47", with: "yllcorner 40")
+        _ = try Fixture.write(Array(misnamed.utf8), name: "Copernicus_DSM_COG_10_N48_00_E013_00_DEM.asc", in: folder)
+        let withMasks = try ElevationModel(path: folder.path)
+        let again = try #require(try withMasks.elevation(at: c))
+        #expect(abs(again - DEMFixture.plane(c)) < 0.001, "\(again)")
+        #expect(
+            throws: ElevationModelError.misplaced(
+                path: folder.path + "/Copernicus_DSM_COG_10_N48_00_E013_00_DEM.asc",
+                latitude: 48, longitude: 13)
+        ) {
+            try withMasks.elevation(at: Coordinate(latitude: 48.5, longitude: 13.5))
+        }
     }
 
     @Test func tilesThatAbutAreInterpolatedAcrossTheirSeams() throws {
