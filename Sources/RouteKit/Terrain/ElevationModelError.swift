@@ -24,8 +24,9 @@ public enum ElevationModelError: Error, Equatable, Sendable, CustomStringConvert
                 + ElevationModel.tileExtensions.sorted().map { ".\($0)" }.joined(separator: ", ") + ")"
         case let .readFailed(path, reason): return "\(path): cannot read the elevations: \(reason)"
         case let .misplaced(path, latitude, longitude):
-            let degree =
-                "\(Int(abs(latitude)))° \(latitude < 0 ? "S" : "N"), \(Int(abs(longitude)))° \(longitude < 0 ? "W" : "E")"
+            let north = "\(Int(abs(latitude)))° \(latitude < 0 ? "S" : "N")"
+            let east = "\(Int(abs(longitude)))° \(longitude < 0 ? "W" : "E")"
+            let degree = "\(north), \(east)"
             return "\(path): its name places it in the degree from \(degree), but its samples lie elsewhere "
                 + "(rename it, or give the file itself as --dem)"
         }
