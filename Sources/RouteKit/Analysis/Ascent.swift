@@ -641,6 +641,13 @@ public struct AscentMethod: Hashable, Sendable {
         return ratio * meanStep(series, upTo: ratio * meanStep(series, upTo: .infinity))
     }
 
+    /// The steps longer than `limit` metres (dropouts: see ``dropoutLimit(_:ratio:)``), each by the index of the
+    /// fix after it, in order.
+    static func dropouts(_ series: ElevationSeries, upTo limit: Double) -> [Int] {
+        let x = series.distances
+        return x.count < 2 ? [] : (1..<x.count).filter { x[$0] - x[$0 - 1] > limit }
+    }
+
     /// The noise, followed up the lags as the type's documentation describes. With
     /// `stoppingWhereTailsTurnHeavy`, the walk also stops before the first lag whose residuals' tails are heavier
     /// than a Gaussian's (within ``gaussianTolerance``; see ``heavyTails(_:)``) where those at the shortest lag
@@ -657,7 +664,7 @@ public struct AscentMethod: Hashable, Sendable {
             while scales.count <= k {
                 let lag = shortest * Double(1 << scales.count)
                 guard lag <= longestNoiseLagMeters,
-                    var residuals = Self.residuals(measured.copies, lag: lag, dropoutLimit: measured.dropoutLimit)?
+                    var residuals = Self.residuals(measured.copies, lag: lag, dropouts: measured.dropouts)?
                         .values
                 else {
                     return nil
@@ -735,8 +742,9 @@ public struct AscentMethod: Hashable, Sendable {
         var copies: [ElevationSeries]
         var offset: Double
         var shortestLag: Double
-        /// The longest step between fixes that is spacing (see ``AscentMethod/dropoutLimit(_:ratio:)``).
-        var dropoutLimit: Double
+        /// The steps between fixes that are dropouts, each by the index of the fix after it (see
+        /// ``AscentMethod/dropouts(_:upTo:)``): found once, for every lag and copy.
+        var dropouts: [Int]
 
         /// s² of chord `residuals` measured on these elevations: their robust spread squared, less the offset
         /// (at least 10⁻¹² m²).
@@ -771,17 +779,18 @@ public struct AscentMethod: Hashable, Sendable {
     /// - Otherwise the elevations, and 0.
     func measuredElevations(_ series: ElevationSeries) -> MeasuredElevations {
         let limit = Self.dropoutLimit(series, ratio: dropoutSpacingRatio)
+        let dropouts = Self.dropouts(series, upTo: limit)
         let spacing = Self.meanStep(series, upTo: limit)
         let lag = max(shortestNoiseLagMeters, spacing)
-        guard let q = Self.latticeQuantum(series), let s = Self.residualScale(series, lag: lag, dropoutLimit: limit)
+        guard let q = Self.latticeQuantum(series), let s = Self.residualScale(series, lag: lag, dropouts: dropouts)
         else {
-            return MeasuredElevations(copies: [series], offset: 0, shortestLag: lag, dropoutLimit: limit)
+            return MeasuredElevations(copies: [series], offset: 0, shortestLag: lag, dropouts: dropouts)
         }
         if q * q / 12 >= s * s / 2 {
-            return MeasuredElevations(copies: [series], offset: q * q / 12, shortestLag: lag, dropoutLimit: limit)
+            return MeasuredElevations(copies: [series], offset: q * q / 12, shortestLag: lag, dropouts: dropouts)
         }
         guard spacing < noiseScaleMeters else {
-            return MeasuredElevations(copies: [series], offset: 0, shortestLag: lag, dropoutLimit: limit)
+            return MeasuredElevations(copies: [series], offset: 0, shortestLag: lag, dropouts: dropouts)
         }
         var copies: [ElevationSeries] = []
         // SplitMix64 for uniform values, two at a time into Gaussian ones (Box–Muller).
@@ -805,7 +814,7 @@ public struct AscentMethod: Hashable, Sendable {
             }
             copies.append(dithered)
         }
-        return MeasuredElevations(copies: copies, offset: q * q / 4, shortestLag: lag, dropoutLimit: limit)
+        return MeasuredElevations(copies: copies, offset: q * q / 4, shortestLag: lag, dropouts: dropouts)
     }
 
     /// The variance of the white part of noise that is white plus exponentially correlated, from s² at the
@@ -855,7 +864,7 @@ public struct AscentMethod: Hashable, Sendable {
         var ahead: (lag: Double, chords: (values: [Double], lag: Double))? = nil
         while lag <= longestNoiseLagMeters,
             let chords = ahead.flatMap({ $0.lag == lag ? $0.chords : nil })
-                ?? Self.residuals(measured.copies, lag: lag, dropoutLimit: measured.dropoutLimit)
+                ?? Self.residuals(measured.copies, lag: lag, dropouts: measured.dropouts)
         {
             defer { lag *= 2.0.squareRoot() }
             // On evenly spaced fixes two nominal lags can take the same chords: measure each once.
@@ -876,7 +885,7 @@ public struct AscentMethod: Hashable, Sendable {
             if lags.count >= 3, growsTooFast(to: (lag, variance), since: 2, lags, variances) {
                 let next = lag * 2.0.squareRoot()
                 guard next <= longestNoiseLagMeters,
-                    let after = Self.residuals(measured.copies, lag: next, dropoutLimit: measured.dropoutLimit),
+                    let after = Self.residuals(measured.copies, lag: next, dropouts: measured.dropouts),
                     case let v = measured.variance(after.values),
                     !growsTooFast(to: (next, v), since: 2, lags + [lag], variances + [variance]),
                     !growsTooFast(to: (next, v), since: 4, lags, variances)
@@ -1090,8 +1099,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// The robust spread of the residuals of the elevations from the chords through the fixes nearest
     /// `lag` metres before and after them, as the standard deviation of white noise that would give it;
     /// nil with too few chords.
-    static func residualScale(_ series: ElevationSeries, lag: Double, dropoutLimit: Double) -> Double? {
-        guard var residuals = residuals(series, lag: lag, dropoutLimit: dropoutLimit)?.values else { return nil }
+    static func residualScale(_ series: ElevationSeries, lag: Double, dropouts: [Int]) -> Double? {
+        guard var residuals = residuals(series, lag: lag, dropouts: dropouts)?.values else { return nil }
         return 1.4826 * medianAbsoluteDeviation(&residuals)
     }
 
@@ -1116,18 +1125,16 @@ public struct AscentMethod: Hashable, Sendable {
     /// The residuals of the elevations from the chords through the fixes nearest `lag` metres before and
     /// after them, each scaled to the standard deviation of white noise, and the chords' mean half-span
     /// (the lag they measure, which on evenly spaced fixes is a multiple of the spacing); nil with fewer
-    /// than 30 chords. No chord crosses a step longer than `dropoutLimit` metres (a dropout: see
-    /// ``dropoutLimit(_:ratio:)``). At most about 100,000 fixes are used (evenly spread) on long lines.
+    /// than 30 chords. No chord crosses one of the `dropouts` (see ``dropouts(_:upTo:)``). At most about 100,000
+    /// fixes are used (evenly spread) on long lines.
     static func residuals(
-        _ series: ElevationSeries, lag: Double, dropoutLimit limit: Double
+        _ series: ElevationSeries, lag: Double, dropouts: [Int]
     ) -> (values: [Double], lag: Double)? {
         let x = series.distances
         let e = series.elevations
         let n = x.count
         guard n >= 3, x[n - 1] - x[0] > 2 * lag else { return nil }
         let stride = max(1, n / 100_000)
-        // The steps that are dropouts (each by the index of the fix after it): no chord is measured across one.
-        let dropouts = (1..<n).filter { x[$0] - x[$0 - 1] > limit }
         var spans = 0.0
         var residuals: [Double] = []
         residuals.reserveCapacity(n / stride + 1)
@@ -1168,13 +1175,14 @@ public struct AscentMethod: Hashable, Sendable {
         return residuals.count >= 30 ? (residuals, spans / Double(2 * residuals.count)) : nil
     }
 
-    /// The residuals of ``residuals(_:lag:dropoutLimit:)`` of every copy, pooled (the lag of the first).
+    /// The residuals of ``residuals(_:lag:dropouts:)`` of every copy (all at the same distances), pooled (the lag
+    /// of the first).
     static func residuals(
-        _ copies: [ElevationSeries], lag: Double, dropoutLimit: Double
+        _ copies: [ElevationSeries], lag: Double, dropouts: [Int]
     ) -> (values: [Double], lag: Double)? {
-        guard var pooled = residuals(copies[0], lag: lag, dropoutLimit: dropoutLimit) else { return nil }
+        guard var pooled = residuals(copies[0], lag: lag, dropouts: dropouts) else { return nil }
         for copy in copies.dropFirst() {
-            pooled.values += residuals(copy, lag: lag, dropoutLimit: dropoutLimit)?.values ?? []
+            pooled.values += residuals(copy, lag: lag, dropouts: dropouts)?.values ?? []
         }
         return pooled
     }

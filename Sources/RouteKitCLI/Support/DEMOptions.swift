@@ -14,36 +14,36 @@ struct DEMOptions {
     static func options<Target>(
         _ key: WritableKeyPath<Target, DEMOptions>, measuresAscent: Bool = true
     ) -> [Option<Target>] {
+        // Each option's help, with what it does to the ascent where the command measures one.
+        func help(_ text: String, ascent: String) -> String { measuresAscent ? text + "\n" + ascent : text }
         let own: [Option<DEMOptions>] = [
             .value(
                 "--dem", name: "PATH",
-                help: """
+                help: help(
+                    """
                     Take elevations from a DEM: a raster GDAL reads (GeoTIFF, SRTM .hgt,
                     VRT, ...) in any CRS, or a folder of such tiles (opened as the track
                     needs them). Bilinear between samples; no-data honoured. Points the DEM
                     does not cover keep their own elevation, with one warning (an error
                     with --strict).
-                    """
-                        + (measuresAscent
-                            ? """
-
-                            The ascent counts every rise of the DEM's elevations, as for exact
-                            data; stretches that keep their own are smoothed for noise.
-                            """ : ""),
+                    """,
+                    ascent: """
+                        The ascent counts every rise of the DEM's elevations, as for exact
+                        data; stretches that keep their own are smoothed for noise.
+                        """),
                 into: \.path),
             .value(
                 "--dem-mode", name: "MODE",
-                help: """
+                help: help(
+                    """
                     With --dem: replace (default) takes every elevation from the DEM;
                     fill only those of points without one (--dem-mode fill fills a
                     recording's gaps).
-                    """
-                        + (measuresAscent
-                            ? """
-
-                            With fill, the ascent counts the DEM's heights as exact and the
-                            file's as recorded, smoothed for noise.
-                            """ : ""),
+                    """,
+                    ascent: """
+                        With fill, the ascent counts the DEM's heights as exact and the
+                        file's as recorded, smoothed for noise.
+                        """),
                 parse: OptionValues.choice(ElevationModel.Mode.self, message: "must be replace or fill"),
                 into: \.givenMode),
         ]
