@@ -39,11 +39,13 @@ public struct AscentDescent: Hashable, Sendable {
 ///    lags while s² grows by less than ``noiseGrowthLimit`` per doubling; it stops where s² grows faster
 ///    and goes on growing over the next lag too (terrain takes over: the noise is the level reached; a
 ///    single faster step alone is the scatter of the estimate) or where it has flattened out (grown by less
-///    than ``noisePlateauRatio``: the noise is the plateau). The level reached is the noise σ (reported as
-///    the noise; for slow GPS noise, the σ of the joint fit below). About 0 for DEM or planned
-///    elevations, 0.2–0.5 m for a barometric altimeter, metres for GPS, whose noise is correlated over
-///    tens of metres. The curvature of small
-///    real hills does not read as noise: it makes s² grow far faster than noise can. Elevations rounded to a
+///    than ``noisePlateauRatio``: the noise is the plateau). Where terrain takes over from the shortest lag on
+///    (fixes far apart on small hills), the level there holds the terrain's curvature too: its share, told
+///    from the growth to the next lag (curvature's s² grows sixteenfold per doubling), is taken off. The
+///    level reached is the noise σ (reported as the noise; for slow GPS noise, the σ of the joint fit below).
+///    About 0 for DEM or planned elevations, 0.2–0.5 m for a barometric altimeter, metres for GPS, whose noise
+///    is correlated over tens of metres. The curvature of small real hills does not read as noise: it makes s²
+///    grow far faster than noise can. Elevations rounded to a
 ///    quantum q (on a lattice) where rounding is at least half of s² at the shortest lag have q²/12 taken off
 ///    every s² (here and in the joint fit below): rounded smooth terrain steps only where the terrain crosses a
 ///    step, never back and forth, so it is not noise to smooth; where other noise dominates, it makes the rounding
@@ -681,6 +683,8 @@ public struct AscentMethod: Hashable, Sendable {
         var k = 0
         // Whether the walk stopped before a lag whose tails are heavy where the shortest lag's are a Gaussian's.
         var stoppedByTails = false
+        // Whether terrain took over from the shortest lag on.
+        var terrainFromTheStart = false
         while let next = variance(at: k + 1) {
             if scales[k + 1].heavy && !scales[0].heavy {
                 stoppedByTails = true
@@ -693,11 +697,20 @@ public struct AscentMethod: Hashable, Sendable {
             // (one lag's jump alone can be the scatter of the estimate).
             if growth > noiseGrowthLimit {
                 guard let after = variance(at: k + 2), after / base <= noiseGrowthLimit * noiseGrowthLimit else {
+                    terrainFromTheStart = k == 0
                     break
                 }
             }
             k += 1
             if growth < noisePlateauRatio { break }
+        }
+        if terrainFromTheStart {
+            // Terrain shows at the shortest lag already (fixes far apart on small hills): s² there is noise and
+            // the terrain's curvature. Curvature moves a chord by h², so its s² grows 16 times from one lag to the
+            // next, double it, and noise's far less: the growth tells the curvature's share at the shortest lag,
+            // which is not noise. (Noise that grows too takes a sixteenth of its growth with it: at most 7 %.)
+            let curvature = max(0, (scales[1].variance - scales[0].variance) / (16 - 1))
+            scales[0].variance = max(0, scales[0].variance - curvature)
         }
         let levels = scales[0...k].map { (lag: $0.lag, variance: $0.variance) }
         let level = scales[k].variance
