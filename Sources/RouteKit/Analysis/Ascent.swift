@@ -39,18 +39,17 @@ public struct AscentDescent: Hashable, Sendable {
 ///    lags while s² grows by less than ``noiseGrowthLimit`` per doubling; it stops where s² grows faster
 ///    and goes on growing over the next lag too (terrain takes over: the noise is the level reached; a
 ///    single faster step alone is the scatter of the estimate) or where it has flattened out (grown by less
-///    than ``noisePlateauRatio``: the noise is the plateau). Where terrain takes over from the shortest lag on
-///    (fixes far apart on small hills), the level there holds the terrain's curvature too: its share, told
-///    from the growth to the next lag (curvature's s² grows sixteenfold per doubling), is taken off. The
-///    level reached is the noise σ (reported as the noise; for slow GPS noise, the σ of the joint fit below).
-///    About 0 for DEM or planned elevations, 0.2–0.5 m for a barometric altimeter, metres for GPS, whose noise
-///    is correlated over tens of metres. The curvature of small real hills does not read as noise: it makes s²
-///    grow far faster than noise can. Elevations rounded to a
-///    quantum q (on a lattice) where rounding is at least half of s² at the shortest lag have q²/12 taken off
-///    every s² (here and in the joint fit below): rounded smooth terrain steps only where the terrain crosses a
-///    step, never back and forth, so it is not noise to smooth; where other noise dominates, it makes the rounding
-///    errors white like itself, and they stay (on dense fixes, s is measured
-///    through dither: see ``measuredElevations(_:)``).
+///    than ``noisePlateauRatio``: the noise is the plateau). The level reached is the noise σ (reported as the
+///    noise; for slow GPS noise, the σ of the joint fit below). About 0 for DEM or planned elevations, 0.2–0.5 m
+///    for a barometric altimeter, metres for GPS, whose noise is correlated over tens of metres. The curvature
+///    of small real hills does not read as noise: it makes s² grow far faster than noise can. Where terrain
+///    takes over from the shortest lag on (fixes far apart on small hills), the level there holds the terrain's
+///    curvature too: its share, told from the growth to the next lag (at most sixteenfold per doubling for a
+///    curvature), is taken off. Elevations rounded to a quantum q (on a lattice) where rounding is at least half
+///    of s² at the shortest lag have q²/12 taken off every s² (here and in the joint fit below): rounded smooth
+///    terrain steps only where the terrain crosses a step, never back and forth, so it is not noise to smooth;
+///    where other noise dominates, it makes the rounding errors white like itself, and they stay (on dense
+///    fixes, s is measured through dither: see ``measuredElevations(_:)``).
 /// 2. **Smoothing.** The elevations are smoothed by local quadratic regression with Gaussian weights over
 ///    distance (not over point count, so uneven spacing does not matter; a parabola keeps hilltops at their
 ///    height where a moving average would flatten them). The noise is modelled as white plus exponentially
@@ -645,7 +644,7 @@ public struct AscentMethod: Hashable, Sendable {
 
     /// The steps longer than `limit` metres (dropouts: see ``dropoutLimit(_:ratio:)``), each by the index of the
     /// fix after it, in order.
-    static func dropouts(_ series: ElevationSeries, upTo limit: Double) -> [Int] {
+    static func dropouts(_ series: ElevationSeries, over limit: Double) -> [Int] {
         let x = series.distances
         return x.count < 2 ? [] : (1..<x.count).filter { x[$0] - x[$0 - 1] > limit }
     }
@@ -683,7 +682,8 @@ public struct AscentMethod: Hashable, Sendable {
         var k = 0
         // Whether the walk stopped before a lag whose tails are heavy where the shortest lag's are a Gaussian's.
         var stoppedByTails = false
-        // Whether terrain took over from the shortest lag on.
+        // Whether terrain took over from the shortest lag on: s² grew faster than noise can from there, and went on
+        // growing over the next lag.
         var terrainFromTheStart = false
         while let next = variance(at: k + 1) {
             if scales[k + 1].heavy && !scales[0].heavy {
@@ -696,7 +696,8 @@ public struct AscentMethod: Hashable, Sendable {
             // Terrain takes over where s² grows faster than noise can and goes on growing over the next lag
             // (one lag's jump alone can be the scatter of the estimate).
             if growth > noiseGrowthLimit {
-                guard let after = variance(at: k + 2), after / base <= noiseGrowthLimit * noiseGrowthLimit else {
+                guard let after = variance(at: k + 2) else { break }
+                guard after / base <= noiseGrowthLimit * noiseGrowthLimit else {
                     terrainFromTheStart = k == 0
                     break
                 }
@@ -706,10 +707,11 @@ public struct AscentMethod: Hashable, Sendable {
         }
         if terrainFromTheStart {
             // Terrain shows at the shortest lag already (fixes far apart on small hills): s² there is noise and
-            // the terrain's curvature. Curvature moves a chord by h², so its s² grows 16 times from one lag to the
-            // next, double it, and noise's far less: the growth tells the curvature's share at the shortest lag,
-            // which is not noise. (Noise that grows too takes a sixteenth of its growth with it: at most 7 %.)
-            let curvature = max(0, (scales[1].variance - scales[0].variance) / (16 - 1))
+            // the terrain's curvature. Curvature moves a chord by h², so its s² grows up to 16 times from one lag
+            // to the next, double it (less where the lag is no longer short against the hills), and noise's at
+            // most doubles: the growth tells the curvature's share at the shortest lag, which is not noise, or a
+            // part of it. (Noise that grows too takes a fifteenth of its growth with it: at most 7 % of its s².)
+            let curvature = (scales[1].variance - scales[0].variance) / (16 - 1)
             scales[0].variance = max(0, scales[0].variance - curvature)
         }
         let levels = scales[0...k].map { (lag: $0.lag, variance: $0.variance) }
@@ -756,7 +758,7 @@ public struct AscentMethod: Hashable, Sendable {
         var offset: Double
         var shortestLag: Double
         /// The steps between fixes that are dropouts, each by the index of the fix after it (see
-        /// ``AscentMethod/dropouts(_:upTo:)``): found once, for every lag and copy.
+        /// ``AscentMethod/dropouts(_:over:)``): found once, for every lag and copy.
         var dropouts: [Int]
 
         /// s² of chord `residuals` measured on these elevations: their robust spread squared, less the offset
@@ -792,7 +794,7 @@ public struct AscentMethod: Hashable, Sendable {
     /// - Otherwise the elevations, and 0.
     func measuredElevations(_ series: ElevationSeries) -> MeasuredElevations {
         let limit = Self.dropoutLimit(series, ratio: dropoutSpacingRatio)
-        let dropouts = Self.dropouts(series, upTo: limit)
+        let dropouts = Self.dropouts(series, over: limit)
         let spacing = Self.meanStep(series, upTo: limit)
         let lag = max(shortestNoiseLagMeters, spacing)
         guard let q = Self.latticeQuantum(series), let s = Self.residualScale(series, lag: lag, dropouts: dropouts)
@@ -1138,7 +1140,7 @@ public struct AscentMethod: Hashable, Sendable {
     /// The residuals of the elevations from the chords through the fixes nearest `lag` metres before and
     /// after them, each scaled to the standard deviation of white noise, and the chords' mean half-span
     /// (the lag they measure, which on evenly spaced fixes is a multiple of the spacing); nil with fewer
-    /// than 30 chords. No chord crosses one of the `dropouts` (see ``dropouts(_:upTo:)``). At most about 100,000
+    /// than 30 chords. No chord crosses one of the `dropouts` (see ``dropouts(_:over:)``). At most about 100,000
     /// fixes are used (evenly spread) on long lines.
     static func residuals(
         _ series: ElevationSeries, lag: Double, dropouts: [Int]

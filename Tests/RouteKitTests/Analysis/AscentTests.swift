@@ -496,7 +496,7 @@ struct SeededRandom: RandomNumberGenerator {
         for k in 0...680 { s.append(distance: 6_600 + 5 * Double(k), elevation: 200) }
         let ratio = AscentMethod.standard.dropoutSpacingRatio
         #expect(abs(AscentMethod.meanSpacing(s, dropoutRatio: ratio) - 5) < 1e-9)
-        let dropouts = AscentMethod.dropouts(s, upTo: AscentMethod.dropoutLimit(s, ratio: ratio))
+        let dropouts = AscentMethod.dropouts(s, over: AscentMethod.dropoutLimit(s, ratio: ratio))
         #expect(dropouts == [1_001])
         let chords = try #require(AscentMethod.residuals(s, lag: 5, dropouts: dropouts))
         #expect(chords.values.allSatisfy { $0 == 0 })
