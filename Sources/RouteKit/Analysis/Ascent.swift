@@ -797,16 +797,14 @@ public struct AscentMethod: Hashable, Sendable {
         let dropouts = Self.dropouts(series, over: limit)
         let spacing = Self.meanStep(series, upTo: limit)
         let lag = max(shortestNoiseLagMeters, spacing)
+        var measured = MeasuredElevations(copies: [series], offset: 0, shortestLag: lag, dropouts: dropouts)
         guard let q = Self.latticeQuantum(series), let s = Self.residualScale(series, lag: lag, dropouts: dropouts)
-        else {
-            return MeasuredElevations(copies: [series], offset: 0, shortestLag: lag, dropouts: dropouts)
-        }
+        else { return measured }
         if q * q / 12 >= s * s / 2 {
-            return MeasuredElevations(copies: [series], offset: q * q / 12, shortestLag: lag, dropouts: dropouts)
+            measured.offset = q * q / 12
+            return measured
         }
-        guard spacing < noiseScaleMeters else {
-            return MeasuredElevations(copies: [series], offset: 0, shortestLag: lag, dropouts: dropouts)
-        }
+        guard spacing < noiseScaleMeters else { return measured }
         var copies: [ElevationSeries] = []
         // SplitMix64 for uniform values, two at a time into Gaussian ones (Box–Muller).
         var state: UInt64 = 0x5DEE_CE66_D1CE_4E5B
@@ -829,7 +827,8 @@ public struct AscentMethod: Hashable, Sendable {
             }
             copies.append(dithered)
         }
-        return MeasuredElevations(copies: copies, offset: q * q / 4, shortestLag: lag, dropouts: dropouts)
+        (measured.copies, measured.offset) = (copies, q * q / 4)
+        return measured
     }
 
     /// The variance of the white part of noise that is white plus exponentially correlated, from s² at the
