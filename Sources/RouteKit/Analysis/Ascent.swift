@@ -64,7 +64,9 @@ public struct AscentDescent: Hashable, Sendable {
 ///    growing no faster than ``noiseGrowthLimit``); when its correlated part is at least
 ///    ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's
 ///    covariance; so is noise that half shows at the first lag but grows past it, where the fit finds it
-///    correlated over longer than that lag (sparse fixes). When the fitted model cannot follow the lags it was
+///    correlated over longer than that lag (sparse fixes), and noise whose s² flattened out over the first lags,
+///    where white noise hides the slow noise's start, but which the fit shows slow past them (see
+///    ``slowPastWhite(_:)``). When the fitted model cannot follow the lags it was
 ///    fitted on (fixes so far apart that terrain shows from the shortest lag, growing faster than noise can),
 ///    nothing tells the noise from white at the fixes' spacing: it is taken as white at the level seen. For
 ///    white noise, no smoothing is among the bandwidths tried (with sparse fixes a smoother can cost the
@@ -227,30 +229,35 @@ public struct AscentMethod: Hashable, Sendable {
         // 78 m lie) as much as white noise with terrain above it. The fit tells: noise correlated over longer than
         // the first lag, at least `slowNoiseModelMeters` of it, is slow; otherwise it stays white.
         let grewPastFirstLag = white && noise.halfAtFirstLag
-        if (!white || grewPastFirstLag) && noise.sigma > 0 && smoothingMeters == nil {
-            if let (model, followsLags) = fitNoiseModel(measured) {
-                if !followsLags {
-                    // A model that cannot follow the lags it was fitted on: nothing tells this noise from white
-                    // at the spacing of the fixes. White at the level seen.
-                    white = true
-                    noise.whiteSigma = noise.sigma
-                } else if model.correlated >= slowNoiseModelMeters
+        if noise.sigma > 0 && smoothingMeters == nil, let fit = fitNoiseModel(measured) {
+            let model = fit.model
+            // White at the first lags, where the walk stopped, but slow noise past them (see
+            // ``slowPastWhite(_:)``).
+            let slowPastWhite = white && slowPastWhite(fit)
+            if white && !grewPastFirstLag && !slowPastWhite {
+                // White noise: the fit tells nothing more.
+            } else if !fit.followsLags {
+                // A model that cannot follow the lags it was fitted on: nothing tells this noise from white
+                // at the spacing of the fixes. White at the level seen.
+                white = true
+                noise.whiteSigma = noise.sigma
+            } else if slowPastWhite
+                || model.correlated >= slowNoiseModelMeters
                     && (!grewPastFirstLag || model.length > measured.shortestLag)
+            {
+                white = false
+                let (bandwidth, _) = riskMinimizingBandwidth(series, model: model)
+                slow = (bandwidth, Self.leftNoise(series, bandwidth: bandwidth, model: model))
+                noiseMeters = (model.white * model.white + model.correlated * model.correlated).squareRoot()
+            } else if !white {
+                // Slow noise under `slowNoiseModelMeters` (the rule of thumb's), but the walk up the lags may
+                // have followed terrain: hills apart on flat ground, whose chords' share grows with the lag.
+                // Where the noise is white up to the lag where the residuals' tails turn heavy, it is white.
+                let early = estimateNoise(measured, stoppingWhereTailsTurnHeavy: true)
+                if early.sigma > 0 && early.sigma < noise.sigma
+                    && early.whiteSigma * early.whiteSigma >= whiteNoiseShare * early.sigma * early.sigma
                 {
-                    white = false
-                    let (bandwidth, _) = riskMinimizingBandwidth(series, model: model)
-                    slow = (bandwidth, Self.leftNoise(series, bandwidth: bandwidth, model: model))
-                    noiseMeters = (model.white * model.white + model.correlated * model.correlated).squareRoot()
-                } else if !white {
-                    // Slow noise under `slowNoiseModelMeters` (the rule of thumb's), but the walk up the lags may
-                    // have followed terrain: hills apart on flat ground, whose chords' share grows with the lag.
-                    // Where the noise is white up to the lag where the residuals' tails turn heavy, it is white.
-                    let early = estimateNoise(measured, stoppingWhereTailsTurnHeavy: true)
-                    if early.sigma > 0 && early.sigma < noise.sigma
-                        && early.whiteSigma * early.whiteSigma >= whiteNoiseShare * early.sigma * early.sigma
-                    {
-                        (noise, white, noiseMeters) = (early, true, early.sigma)
-                    }
+                    (noise, white, noiseMeters) = (early, true, early.sigma)
                 }
             }
         }
@@ -869,7 +876,7 @@ public struct AscentMethod: Hashable, Sendable {
     /// lags can be measured. `followsLags` is false when, without the terrain term, the model explains less
     /// than half of s² at the longest lag: it was then fitted to a growth that noise cannot have (terrain's,
     /// at lags that sparse fixes make long), and it is no model of the noise.
-    func fitNoiseModel(_ measured: MeasuredElevations) -> (model: NoiseModel, followsLags: Bool)? {
+    func fitNoiseModel(_ measured: MeasuredElevations) -> NoiseFit? {
         var lags: [Double] = []
         var variances: [Double] = []
         var lag = measured.shortestLag
@@ -941,10 +948,50 @@ public struct AscentMethod: Hashable, Sendable {
         // Without the terrain term all growth of s² is put down to the noise. A model that explains less than half
         // of s² at the longest lag has been fitted to growth it cannot follow (noise at most doubles per doubled
         // lag): terrain, the larger part there, not noise.
-        guard lags.count < 6 else { return (model, true) }
+        guard lags.count < 6 else { return NoiseFit(model: model, followsLags: true, lags: lags, variances: variances) }
         let h = lags[lags.count - 1]
         let slow = model.length > 0 ? model.correlated * model.correlated * Self.chordResponse(h / model.length) : 0
-        return (model, model.white * model.white + slow >= variances[variances.count - 1] / 2)
+        return NoiseFit(
+            model: model, followsLags: model.white * model.white + slow >= variances[variances.count - 1] / 2,
+            lags: lags, variances: variances)
+    }
+
+    /// The noise ``fitNoiseModel(_:)`` fitted, whether it follows the lags it was fitted on, and those lags with
+    /// their s².
+    struct NoiseFit {
+        var model: NoiseModel
+        var followsLags: Bool
+        var lags: [Double]
+        var variances: [Double]
+    }
+
+    /// Whether noise that the walk up the lags took as white (its s² flattened out over the first lags) is slow noise
+    /// whose start its white part hid: GPS noise of 3.7 m correlated over 124 m plus 0.6 m white, in whole metres
+    /// every 10 m, whose s² grew by 3–8 % from the first lag to the next and then on as slow noise does (read as 1.2 m
+    /// of white noise, the ascent came out +43 … +75 %). It is where the joint fit, over lags that span at least two
+    /// doublings and follow them, finds:
+    /// - at least ``slowNoiseModelMeters`` of correlated noise, correlated over longer than four first lags;
+    /// - its correlated part at the longest lag at least twice its white part: it shows, beyond the estimate's scatter
+    ///   and beyond what terrain creeping into the fitted lags gives (6 m hills every 500 m under 3 m of white noise
+    ///   read as 5.3 m correlated over 550 m, whose part at the longest lag matched the white part, and lost all);
+    /// - s² above the white part growing no faster than noise can over the lags where it is at least half the white
+    ///   part (``noiseGrowthLimit`` per doubled lag, from the first such lag to the last): terrain whose roughness
+    ///   grows with the scale as slow noise's does grows faster (fractal relief by 2^2H per doubling, 2.6 for
+    ///   H = 0.7, where white GPS noise on it was read as slow and lost half the ascent).
+    func slowPastWhite(_ fit: NoiseFit) -> Bool {
+        let (model, lags, variances) = (fit.model, fit.lags, fit.variances)
+        guard fit.followsLags, lags.count >= 4, let first = lags.first, let last = lags.last, last >= 4 * first,
+            model.correlated >= slowNoiseModelMeters, model.length > 4 * first
+        else { return false }
+        let white = model.white * model.white
+        guard model.correlated * model.correlated * Self.chordResponse(last / model.length) >= 2 * white,
+            let onset = variances.firstIndex(where: { $0 - white >= white / 2 }), onset < lags.count - 1
+        else { return false }
+        // Too short a stretch of lags past the onset to measure a growth on: what the fit shows stands.
+        guard last >= 2 * lags[onset] else { return true }
+        let growth =
+            log((variances[variances.count - 1] - white) / (variances[onset] - white)) / log(last / lags[onset])
+        return growth <= log2(noiseGrowthLimit)
     }
 
     /// Whether s² grows faster than noise can (``noiseGrowthLimit`` per doubled lag) from the lag among `lags`
