@@ -64,9 +64,9 @@ public struct AscentDescent: Hashable, Sendable {
 ///    growing no faster than ``noiseGrowthLimit``); when its correlated part is at least
 ///    ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's
 ///    covariance; so is noise that half shows at the first lag but grows past it, where the fit finds it
-///    correlated over longer than that lag (sparse fixes), and noise whose s² flattened out over the first lags,
-///    where white noise hides the slow noise's start, but which the fit shows slow past them (see
-///    ``slowPastWhite(_:)``). When the fitted model cannot follow the lags it was
+///    correlated over longer than that lag (sparse fixes), and noise the walk took as white where a white part hid
+///    the slow noise's start, but which the fit shows slow past it (see ``slowNoiseBehindWhite(_:)``). When the
+///    fitted model cannot follow the lags it was
 ///    fitted on (fixes so far apart that terrain shows from the shortest lag, growing faster than noise can),
 ///    nothing tells the noise from white at the fixes' spacing: it is taken as white at the level seen. For
 ///    white noise, no smoothing is among the bandwidths tried (with sparse fixes a smoother can cost the
@@ -232,16 +232,16 @@ public struct AscentMethod: Hashable, Sendable {
         if noise.sigma > 0 && smoothingMeters == nil, let fit = fitNoiseModel(measured) {
             let model = fit.model
             // White at the first lags, where the walk stopped, but slow noise past them (see
-            // ``slowPastWhite(_:)``).
-            let slowPastWhite = white && slowPastWhite(fit)
-            if white && !grewPastFirstLag && !slowPastWhite {
+            // ``slowNoiseBehindWhite(_:)``).
+            let slowBehindWhite = white && slowNoiseBehindWhite(fit)
+            if white && !grewPastFirstLag && !slowBehindWhite {
                 // White noise: the fit tells nothing more.
             } else if !fit.followsLags {
                 // A model that cannot follow the lags it was fitted on: nothing tells this noise from white
                 // at the spacing of the fixes. White at the level seen.
                 white = true
                 noise.whiteSigma = noise.sigma
-            } else if slowPastWhite
+            } else if slowBehindWhite
                 || model.correlated >= slowNoiseModelMeters
                     && (!grewPastFirstLag || model.length > measured.shortestLag)
             {
@@ -857,6 +857,11 @@ public struct AscentMethod: Hashable, Sendable {
         var white: Double
         var correlated: Double = 0
         var length: Double = 0
+
+        /// The correlated part's share of s² at lag `h`: σ𝑐²·g(h/L) (see ``AscentMethod/chordResponse(_:)``).
+        func correlatedVariance(atLag h: Double) -> Double {
+            length > 0 ? correlated * correlated * AscentMethod.chordResponse(h / length) : 0
+        }
     }
 
     /// The noise fitted jointly with the terrain's onset over the lags at which the residuals still look
@@ -873,9 +878,10 @@ public struct AscentMethod: Hashable, Sendable {
     /// chord misses by h², where terrain starts to show) is fitted by least squares in relative terms,
     /// weighted by √(h₀/h) for the fewer independent residuals at long lags, with σ𝑤², σ𝑐², τ ≥ 0 for each L
     /// of h₀ × √2ʲ up to ``correlationPerGaussianLag`` times the longest lag used. Nil when fewer than two
-    /// lags can be measured. `followsLags` is false when, without the terrain term, the model explains less
-    /// than half of s² at the longest lag: it was then fitted to a growth that noise cannot have (terrain's,
-    /// at lags that sparse fixes make long), and it is no model of the noise.
+    /// lags can be measured; otherwise the model with the lags it was fitted on and their s² (see ``NoiseFit``).
+    /// `followsLags` is false when, without the terrain term, the model explains less than half of s² at the
+    /// longest lag: it was then fitted to a growth that noise cannot have (terrain's, at lags that sparse fixes
+    /// make long), and it is no model of the noise.
     func fitNoiseModel(_ measured: MeasuredElevations) -> NoiseFit? {
         var lags: [Double] = []
         var variances: [Double] = []
@@ -949,15 +955,14 @@ public struct AscentMethod: Hashable, Sendable {
         // of s² at the longest lag has been fitted to growth it cannot follow (noise at most doubles per doubled
         // lag): terrain, the larger part there, not noise.
         guard lags.count < 6 else { return NoiseFit(model: model, followsLags: true, lags: lags, variances: variances) }
-        let h = lags[lags.count - 1]
-        let slow = model.length > 0 ? model.correlated * model.correlated * Self.chordResponse(h / model.length) : 0
+        let explained = model.white * model.white + model.correlatedVariance(atLag: lags[lags.count - 1])
         return NoiseFit(
-            model: model, followsLags: model.white * model.white + slow >= variances[variances.count - 1] / 2,
-            lags: lags, variances: variances)
+            model: model, followsLags: explained >= variances[variances.count - 1] / 2, lags: lags,
+            variances: variances)
     }
 
     /// The noise ``fitNoiseModel(_:)`` fitted, whether it follows the lags it was fitted on, and those lags with
-    /// their s².
+    /// their s² (less the rounding's offset, as ``MeasuredElevations/variance(_:)`` gives them).
     struct NoiseFit {
         var model: NoiseModel
         var followsLags: Bool
@@ -965,33 +970,32 @@ public struct AscentMethod: Hashable, Sendable {
         var variances: [Double]
     }
 
-    /// Whether noise that the walk up the lags took as white (its s² flattened out over the first lags) is slow noise
-    /// whose start its white part hid: GPS noise of 3.7 m correlated over 124 m plus 0.6 m white, in whole metres
-    /// every 10 m, whose s² grew by 3–8 % from the first lag to the next and then on as slow noise does (read as 1.2 m
-    /// of white noise, the ascent came out +43 … +75 %). It is where the joint fit, over lags that span at least two
-    /// doublings and follow them, finds:
+    /// Whether noise that the walk up the lags took as white is slow noise whose start a white part hid: slow noise
+    /// grows past the first lag only slowly at first (its s² as the lag, while the lag is short against its
+    /// correlation length), and where a white part is as large as that growth, the walk stops on the white level. GPS
+    /// noise of 3.7 m correlated over 124 m plus 0.6 m white, in whole metres every 9.7–10.9 m, grew by 3–8 % from
+    /// the first lag to the next and then on as slow noise does: read as 1.2 m of white noise, the ascent came out
+    /// +43 … +75 %. It is slow where the joint fit follows its lags (``NoiseFit/followsLags``), over four lags or
+    /// more spanning at least two doublings, and finds:
     /// - at least ``slowNoiseModelMeters`` of correlated noise, correlated over longer than four first lags;
-    /// - its correlated part at the longest lag at least twice its white part: it shows, beyond the estimate's scatter
-    ///   and beyond what terrain creeping into the fitted lags gives (6 m hills every 500 m under 3 m of white noise
-    ///   read as 5.3 m correlated over 550 m, whose part at the longest lag matched the white part, and lost all);
-    /// - s² above the white part growing no faster than noise can over the lags where it is at least half the white
-    ///   part (``noiseGrowthLimit`` per doubled lag, from the first such lag to the last): terrain whose roughness
-    ///   grows with the scale as slow noise's does grows faster (fractal relief by 2^2H per doubling, 2.6 for
-    ///   H = 0.7, where white GPS noise on it was read as slow and lost half the ascent).
-    func slowPastWhite(_ fit: NoiseFit) -> Bool {
+    /// - that part's s² at the longest lag at least twice the white part's (in metres, √2 times): 6 m hills every
+    ///   500 m under 3 m of white noise read as 5.3 m correlated over 550 m, whose part at the longest lag only
+    ///   matched the white part, and lost all the ascent;
+    /// - s² above the white part growing no faster than noise can (``noiseGrowthLimit`` per doubled lag) from the
+    ///   first lag where it reaches half the white part's to the longest lag, at least a doubling on: terrain whose
+    ///   roughness grows with the scale as slow noise's does grows faster (fractal relief as the lag to the 2H, 2.6
+    ///   times per doubling for H = 0.7, where white GPS noise on it was read as slow and lost half the ascent).
+    func slowNoiseBehindWhite(_ fit: NoiseFit) -> Bool {
         let (model, lags, variances) = (fit.model, fit.lags, fit.variances)
-        guard fit.followsLags, lags.count >= 4, let first = lags.first, let last = lags.last, last >= 4 * first,
-            model.correlated >= slowNoiseModelMeters, model.length > 4 * first
+        guard fit.followsLags, lags.count >= 4, case let (first, last) = (lags[0], lags[lags.count - 1]),
+            last >= 4 * first, model.correlated >= slowNoiseModelMeters, model.length > 4 * first
         else { return false }
-        let white = model.white * model.white
-        guard model.correlated * model.correlated * Self.chordResponse(last / model.length) >= 2 * white,
-            let onset = variances.firstIndex(where: { $0 - white >= white / 2 }), onset < lags.count - 1
+        let whiteVariance = model.white * model.white
+        guard model.correlatedVariance(atLag: last) >= 2 * whiteVariance,
+            let onset = variances.firstIndex(where: { $0 - whiteVariance >= whiteVariance / 2 }),
+            last >= 2 * lags[onset], case let rise = variances[variances.count - 1] - whiteVariance, rise > 0
         else { return false }
-        // Too short a stretch of lags past the onset to measure a growth on: what the fit shows stands.
-        guard last >= 2 * lags[onset] else { return true }
-        let growth =
-            log((variances[variances.count - 1] - white) / (variances[onset] - white)) / log(last / lags[onset])
-        return growth <= log2(noiseGrowthLimit)
+        return rise / (variances[onset] - whiteVariance) <= noiseGrowthLimit.power(log2(last / lags[onset]))
     }
 
     /// Whether s² grows faster than noise can (``noiseGrowthLimit`` per doubled lag) from the lag among `lags`

@@ -278,7 +278,8 @@ struct SeededRandom: RandomNumberGenerator {
     func whiteGPSNoiseOnFlatTerrainIsAveragedNotFlattened(seed: UInt64) {
         // Flat terrain (6 m hills 250 m long, two per km) under white GPS noise of 3 m, a fix every 1–5 m. The joint
         // fit reads the hills as slow noise (5.3 m correlated over 550 m on seed 2), whose part at the longest lag only
-        // matches the white part: taken as slow, nothing was counted (see ``AscentMethod/slowPastWhite(_:)``).
+        // matches the white part: without the rule that it be twice the white part, it was taken as slow and nothing
+        // was counted (see ``AscentMethod/slowNoiseBehindWhite(_:)``).
         let terrain: (Double) -> Double = { x in
             400 + self.bump(x.truncatingRemainder(dividingBy: 500), centre: 250, length: 250, height: 6)
         }
@@ -417,11 +418,11 @@ struct SeededRandom: RandomNumberGenerator {
     @Test(arguments: [UInt64(1), 3, 6, 7, 8])
     func slowNoiseBehindWhiteNoiseIsToldFromIt(seed: UInt64) {
         // Hills of 16–35 m over 280–1,040 m, about one a kilometre, under GPS noise of 3.7 m correlated over 124 m
-        // plus 0.6 m white, in whole metres every 9.7–10.9 m. s² grew by 3–8 % from the first lag to the next: the
-        // walk read 1.2 m of white noise, and seeds 1–12 counted +48 … +82 %. The joint fit shows the slow noise
-        // past the first lags: 2.8–3.5 m, −9 … +13 % on nine of those seeds. On the other three (2, 4, 5) the rise of
-        // s² past the fitted white part, measured on residuals in whole metres, looks faster than noise's, and they
-        // still count +67 … +74 %.
+        // plus 0.6 m white, in whole metres every 9.7–10.9 m. On these tracks s² grows by 3–8 % from the first lag to
+        // the next: the walk read 1.2 m of white noise, and seeds 1–12 counted +48 … +82 %. The joint fit shows the
+        // slow noise past the first lags: 2.8–3.5 m, −9 … +13 % on nine of those seeds. On the other three (2, 4, 5)
+        // the rise of s² past the fitted white part, measured on residuals in whole metres, looks faster than
+        // noise's, and they still count +67 … +74 %.
         var random = SeededRandom(state: seed)
         let terrain = hills(&random, count: 16, heights: 16...35, lengths: 280...1_040)
         let s = slowNoiseInWholeMetres(
@@ -434,10 +435,11 @@ struct SeededRandom: RandomNumberGenerator {
 
     @Test(arguments: [UInt64(1), 2, 3])
     func whiteNoiseOnFractalReliefIsNotReadAsSlow(seed: UInt64) {
-        // Fractal relief: 60 m in all, the harmonics of 15 km down to 100 m at random phases, amplitudes falling as the
-        // frequency to the H + 1/2 (H = 0.7); white GPS noise of 3 m, a fix every 1–5 m. The relief's s² grows as
-        // the lag to the 2H, past the noise's at most doubling: read as slow noise, it read 6–10 m of noise and lost
-        // 49–57 % of the ascent; white, 3 m and −6 … −10 %.
+        // Fractal relief: a standard deviation of 60 m, the harmonics of 15 km down to 100 m at random phases, their
+        // amplitudes as the frequency to the power −(H + 1/2) (H = 0.7); white GPS noise of 3 m, a fix every 1–5 m.
+        // The relief's s² grows as the lag to the 2H, past the noise's at most doubling. Without the rule that the
+        // slow noise's s² grow no faster than noise can, it was read as 6–10 m of slow noise and lost 49–57 % of the
+        // ascent; white, 3 m and −6 … −10 %.
         var random = SeededRandom(state: seed)
         let waves = (1...150).map { k in
             (2 * Double.pi * Double(k) / 15_000, pow(Double(k), -1.2), Double.random(in: 0..<(2 * .pi), using: &random))
