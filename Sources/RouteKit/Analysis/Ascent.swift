@@ -66,11 +66,10 @@ public struct AscentDescent: Hashable, Sendable {
 ///    covariance; so is noise that half shows at the first lag but grows past it, where the fit finds it
 ///    correlated over longer than that lag (sparse fixes), and noise the walk took as white where a white part hid
 ///    the slow noise's start, but which the fit shows slow past it (see ``slowNoiseBehindWhite(_:)``). When the
-///    fitted model cannot follow the lags it was
-///    fitted on (fixes so far apart that terrain shows from the shortest lag, growing faster than noise can),
-///    nothing tells the noise from white at the fixes' spacing: it is taken as white at the level seen. For
-///    white noise, no smoothing is among the bandwidths tried (with sparse fixes a smoother can cost the
-///    terrain more than it removes of the noise). Slow noise under ``slowNoiseModelMeters`` is first followed
+///    fitted model cannot follow the lags it was fitted on (fixes so far apart that terrain shows from the shortest
+///    lag, growing faster than noise can), nothing tells the noise from white at the fixes' spacing: it is taken
+///    as white at the level seen. For white noise, no smoothing is among the bandwidths tried (with sparse fixes
+///    a smoother can cost the terrain more than it removes of the noise). Slow noise under ``slowNoiseModelMeters`` is first followed
 ///    up the lags again, stopping before the first lag where the residuals' tails turn heavy (terrain shows
 ///    there: noise is Gaussian at every lag); where it is white up to there, it is white (hills apart on flat
 ///    ground, where the share of chords that reach a hill grows with the lag as slow noise would). Otherwise
