@@ -69,11 +69,11 @@ public struct AscentDescent: Hashable, Sendable {
 ///    fitted model cannot follow the lags it was fitted on (fixes so far apart that terrain shows from the shortest
 ///    lag, growing faster than noise can), nothing tells the noise from white at the fixes' spacing: it is taken
 ///    as white at the level seen. For white noise, no smoothing is among the bandwidths tried (with sparse fixes
-///    a smoother can cost the terrain more than it removes of the noise). Slow noise under ``slowNoiseModelMeters`` is first followed
-///    up the lags again, stopping before the first lag where the residuals' tails turn heavy (terrain shows
-///    there: noise is Gaussian at every lag); where it is white up to there, it is white (hills apart on flat
-///    ground, where the share of chords that reach a hill grows with the lag as slow noise would). Otherwise
-///    (a barometer's drift, rounding) it keeps a rule of thumb: the bandwidth
+///    a smoother can cost the terrain more than it removes of the noise). Slow noise under
+///    ``slowNoiseModelMeters`` is first followed up the lags again, stopping before the first lag where the
+///    residuals' tails turn heavy (terrain shows there: noise is Gaussian at every lag); where it is white up to
+///    there, it is white (hills apart on flat ground, where the share of chords that reach a hill grows with the
+///    lag as slow noise would). Otherwise (a barometer's drift, rounding) it keeps a rule of thumb: the bandwidth
 ///    grows with the short-range noise σₛ, the noise s at the lag ``noiseScaleMeters``:
 ///    ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres, capped at
 ///    ``maximumSmoothingMeters``. Exact elevations are not smoothed.
