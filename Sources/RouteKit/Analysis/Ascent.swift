@@ -817,7 +817,13 @@ public struct AscentMethod: Hashable, Sendable {
     ///   noise alone, read heavy at 24 of 240 lags (six lags of 40 tracks), and a track of 25 m of ascent whose
     ///   walk up the lags stopped so on the third counted 407 m. Their tails are read on four copies (one on lines
     ///   of over 100,000 fixes) with uniform dither of up to q/2, the least that fills the lattice's cells: 1 of
-    ///   the 240 lags read heavy, and the track counts 26.6 m.
+    ///   the 240 lags read heavy, and the track counts 26.6 m. The spread too steps there: it is 0 where half the
+    ///   residuals are, and at least the first lattice value, (1.4826 q/√6)² = 0.37 q², where they are not, never
+    ///   between; so where rounding is half of s² or more (q²/6 or less of it), the raw spread does not show it,
+    ///   and exact elevations in whole metres every 11 m on steep small hills read as 0.59 m of white noise (−3.6 %
+    ///   of the ascent, smoothed). Where the copies' s², less the dither's q²/12, shows rounding to be at least half
+    ///   of it, the elevations are measured on the copies, and the rounding's q²/12 and the dither's are taken off
+    ///   every s² (0.15 m read, −1.1 %).
     /// - Otherwise the elevations, and 0.
     func measuredElevations(_ series: ElevationSeries) -> MeasuredElevations {
         let limit = Self.dropoutLimit(series, ratio: dropoutSpacingRatio)
@@ -847,6 +853,13 @@ public struct AscentMethod: Hashable, Sendable {
                 var dithered = series
                 for k in dithered.elevations.indices { dithered.elevations[k] += (uniform() - 0.5) * q }
                 copies.append(dithered)
+            }
+            // Rounding at least half of s² once the dither's q²/12 is taken off the copies' (q²/12 ≥ (s² − q²/12)/2).
+            if var residuals = Self.residuals(copies, lag: lag, dropouts: dropouts)?.values,
+                case let s = 1.4826 * Self.medianAbsoluteDeviation(&residuals), s * s <= q * q / 4
+            {
+                (measured.copies, measured.offset) = (copies, q * q / 6)
+                return measured
             }
             measured.tailCopies = copies
             return measured
