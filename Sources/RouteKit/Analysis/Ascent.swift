@@ -856,7 +856,7 @@ public struct AscentMethod: Hashable, Sendable {
             }
             // Rounding at least half of s² once the dither's q²/12 is taken off the copies' (q²/12 ≥ (s² − q²/12)/2).
             if var residuals = Self.residuals(copies, lag: lag, dropouts: dropouts)?.values,
-                case let s = 1.4826 * Self.medianAbsoluteDeviation(&residuals), s * s <= q * q / 4
+                case let spread = 1.4826 * Self.medianAbsoluteDeviation(&residuals), spread * spread <= q * q / 4
             {
                 (measured.copies, measured.offset) = (copies, q * q / 6)
                 return measured
