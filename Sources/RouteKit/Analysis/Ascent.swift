@@ -768,8 +768,9 @@ public struct AscentMethod: Hashable, Sendable {
         /// ``AscentMethod/dropouts(_:over:)``): found once, for every lag and copy.
         var dropouts: [Int]
         /// Copies of the elevations, each fix moved by uniform dither of up to half a quantum, whose chords'
-        /// residuals ``heavyTails(_:)`` reads where the elevations are measured as they are on a lattice (see
-        /// ``AscentMethod/measuredElevations(_:)``); nil where the residuals measured are the ones to read.
+        /// residuals ``AscentMethod/heavyTails(_:)`` reads where the elevations are measured as they are on a
+        /// lattice (see ``AscentMethod/measuredElevations(_:)``); nil where the residuals measured are the ones to
+        /// read.
         var tailCopies: [ElevationSeries]? = nil
 
         /// The absolute deviations whose tails tell terrain from noise at `lag`: those of the residuals of
@@ -812,16 +813,17 @@ public struct AscentMethod: Hashable, Sendable {
     ///   (its ripple at the lattice is e^(−π²/2), under 1 %), and its variance q²/4 is known. Sparser fixes step by
     ///   more than the lattice from one to the next and are measured as they are (dithered, the scatter the dither
     ///   adds flipped the fits of three lags of a barometer every 20–60 m and of a planned route every 23 m). Their
-    ///   residuals still crowd near the lattice's values, by the lag: the 90th and 99th percentiles and the median
-    ///   step between them: the tails of GPS noise of 3.9 m correlated over 62 m in whole metres every 11–13 m,
-    ///   noise alone, read heavy at 24 of 240 lags (six lags of 40 tracks), and a track of 25 m of ascent whose
-    ///   walk up the lags stopped so on the third counted 407 m. Their tails are read on four copies (one on lines
-    ///   of over 100,000 fixes) with uniform dither of up to q/2, the least that fills the lattice's cells: 1 of
-    ///   the 240 lags read heavy, and the track counts 26.6 m. The spread too steps there: it is 0 where half the
-    ///   residuals are, and at least the first lattice value, (1.4826 q/√6)² = 0.37 q², where they are not, never
-    ///   between; so where rounding is half of s² or more (q²/6 or less of it), the raw spread does not show it,
-    ///   and exact elevations in whole metres every 11 m on steep small hills read as 0.59 m of white noise (−3.6 %
-    ///   of the ascent, smoothed). Where the copies' s², less the dither's q²/12, shows rounding to be at least half
+    ///   residuals still crowd near the lattice's values, and the median and the 90th and 99th percentiles step
+    ///   from one value to the next as the lag changes. The tails of GPS noise of 3.9 m correlated over 62 m plus
+    ///   0.66 m white, in whole metres every 10.8–12.6 m, noise alone, read heavy at 24 of 240 lags (six lags of 40
+    ///   tracks), and a track of 25 m of ascent whose walk up the lags stopped so on the third counted 407 m. Their
+    ///   tails are read on four copies (one on lines of over 100,000 fixes) with uniform dither of up to q/2, the
+    ///   least that fills the lattice's cells: 1 of the 240 lags read heavy, and the track counts 26.6 m. The
+    ///   spread too steps there: it is 0 where half the residuals are, and otherwise, on evenly spaced fixes, at
+    ///   least the first lattice value, (1.4826 q/√6)² = 0.37 q² (near it on fixes spaced unevenly), never between;
+    ///   so where rounding is half of s² or more (q²/6 or less of it), the raw spread does not show it, and exact
+    ///   elevations in whole metres every 11 m on steep small hills read as 0.59 m of white noise (−3.6 % of the
+    ///   ascent, smoothed). Where the copies' s², less the dither's q²/12, shows rounding to be at least half
     ///   of it, the elevations are measured on the copies, and the rounding's q²/12 and the dither's are taken off
     ///   every s² (0.15 m read, −1.1 %).
     /// - Otherwise the elevations, and 0.
@@ -838,7 +840,8 @@ public struct AscentMethod: Hashable, Sendable {
             return measured
         }
         var copies: [ElevationSeries] = []
-        // SplitMix64 for uniform values, two at a time into Gaussian ones (Box–Muller).
+        // SplitMix64 for uniform values: the sparse fixes' dither as they are, the dense ones' two at a time into
+        // Gaussian ones (Box–Muller).
         var state: UInt64 = 0x5DEE_CE66_D1CE_4E5B
         func uniform() -> Double {
             state &+= 0x9E37_79B9_7F4A_7C15
@@ -943,9 +946,8 @@ public struct AscentMethod: Hashable, Sendable {
             let half = Self.medianAbsoluteDeviation(&residuals)
             // Half the residuals exactly 0 (elevations rounded on even ground): no spread to fit.
             guard half > 0 else { break }
-            let heavy = heavyTails(measured.deviationsForTails(residuals, lag: lag))
             let variance = max(1.4826 * 1.4826 * half * half - measured.offset, 1e-12)
-            if heavy && lags.count >= 3 { break }
+            if lags.count >= 3 && heavyTails(measured.deviationsForTails(residuals, lag: lag)) { break }
             // Faster growth than noise can have (at most `noiseGrowthLimit` per doubled lag) since the lag nearest
             // half this one: terrain, even where its residuals look Gaussian (hills everywhere). Unless that jump
             // is the scatter of the estimate at the lag it is compared with (a handful of independent residuals:

@@ -394,12 +394,12 @@ struct SeededRandom: RandomNumberGenerator {
         }
     }
 
-    /// The standard method's ascent of `terrain` under that noise (``slowNoiseInWholeMetres``), and the terrain's
-    /// true ascent.
+    /// The standard method's ascent of `terrain` under that noise
+    /// (``slowNoiseInWholeMetres(_:sigma:correlation:white:spacing:random:)``), and the terrain's true ascent.
     func ascentUnderSlowNoiseInWholeMetres(
         _ terrain: (Double) -> Double, sigma: Double, correlation: Double, white: Double,
         spacing: ClosedRange<Double>, random: inout SeededRandom
-    ) -> (AscentDescent, truth: Double) {
+    ) -> (result: AscentDescent, truth: Double) {
         let s = slowNoiseInWholeMetres(
             terrain, sigma: sigma, correlation: correlation, white: white, spacing: spacing, random: &random)
         return (AscentMethod.standard.ascentDescent(of: s), trueAscent(terrain, length: 15_000))
@@ -426,12 +426,12 @@ struct SeededRandom: RandomNumberGenerator {
 
     @Test(arguments: [UInt64(14), 17, 26])
     func tailsOfSparseWholeMetresAreReadThroughDither(seed: UInt64) {
-        // Two long, low hills (18–50 m over 9–15 km) under GPS noise of 3.9 m correlated over 62 m plus 0.66 m
-        // white, in whole metres every 10.8–12.6 m. The chords' residuals crowd near the lattice, and their tails
-        // read heavy where the noise alone is Gaussian: the walk stopped at three lags and the noise read white at
-        // 1.8 m on seeds 14 and 26, which counted +2,215 % and +2,099 % of 16 m of ascent (seed 17, which held:
-        // +26 %). Read through dither: +41 %, +34 % and +7 %. On seeds 1–40: 6 tracks over twice the truth → 2,
-        // both under 6 m of true ascent; 3 counted none of 4–11 m, against 1.
+        // Two long, low hills (18–50 m over 9–15 km) under GPS noise of 3.9 m correlated over 62 m plus 0.66 m white,
+        // in whole metres every 10.8–12.6 m. The chords' residuals crowd near the lattice, and their tails read heavy
+        // where the noise alone is Gaussian: the walk stopped at three lags and the noise read white at 1.8 m on seeds
+        // 14 and 26, which counted +2,215 % and +2,099 % of 16 m of ascent (seed 17, which held: +26 %). Read through
+        // dither: 5.4 m, 3.9 m and 4.7 m of noise, +41 %, +34 % and +7 %. On seeds 1–40: 6 tracks over twice the truth
+        // → 2, both under 6 m of true ascent; 3 counted none of 4–11 m, against 1.
         var random = SeededRandom(state: seed)
         let terrain = hills(&random, count: 2, heights: 18...50, lengths: 9_000...15_000)
         let (result, truth) = ascentUnderSlowNoiseInWholeMetres(
@@ -499,9 +499,9 @@ struct SeededRandom: RandomNumberGenerator {
     @Test(arguments: [UInt64(21), 29, 32])
     func sparseWholeMetresOfExactTerrainAreMeasuredThroughDither(seed: UInt64) {
         // Hills of 30–100 m over 1.5–4.8 km with small ones of 2–8 m over 100–300 m on them, exact, in whole metres
-        // every 10.6–11.5 m. Where fewer than half of the chords' residuals are exactly 0, their spread is at least
-        // the first lattice value (0.37 m² in s²), not the rounding's 0.08 m²: read as 0.56–0.60 m of white noise and
-        // smoothed, these tracks lost 3.2 %, 2.8 % and 2.6 %. Measured through dither: 0.07–0.12 m, −0.2 … +1.1 %.
+        // every 10.6–11.5 m. Where fewer than half of the chords' residuals are exactly 0, their spread is about the
+        // first lattice value or more (0.37 m² in s²), not the rounding's 0.08 m²: read as 0.56–0.60 m of white noise
+        // and smoothed, these tracks lost 3.2 %, 2.8 % and 2.6 %. Measured through dither: 0.07–0.12 m, −0.2 … +1.1 %.
         // On seeds 1–40, the 9 tracks that read noise so all come nearer: 5 beyond 2 %, −3.2 … −0.5 % → −0.8 … +1.1 %.
         var random = SeededRandom(state: seed)
         let large = hills(&random, count: 8, heights: 30...100, lengths: 1_500...4_800)
