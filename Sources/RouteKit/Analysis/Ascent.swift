@@ -839,7 +839,6 @@ public struct AscentMethod: Hashable, Sendable {
             measured.offset = q * q / 12
             return measured
         }
-        var copies: [ElevationSeries] = []
         // SplitMix64 for uniform values: the sparse fixes' dither as they are, the dense ones' two at a time into
         // Gaussian ones (Box–Muller).
         var state: UInt64 = 0x5DEE_CE66_D1CE_4E5B
@@ -850,36 +849,41 @@ public struct AscentMethod: Hashable, Sendable {
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return (Double((z ^ (z >> 31)) >> 11) + 0.5) / 9_007_199_254_740_992
         }
-        let count = series.count > 100_000 ? 1 : 4
+        /// Four copies of the elevations (one on lines of over 100,000 fixes), each moved by `dither`.
+        func copies(_ dither: (inout [Double]) -> Void) -> [ElevationSeries] {
+            (0..<(series.count > 100_000 ? 1 : 4)).map { _ in
+                var copy = series
+                dither(&copy.elevations)
+                return copy
+            }
+        }
         guard spacing < noiseScaleMeters else {
-            for _ in 0..<count {
-                var dithered = series
-                for k in dithered.elevations.indices { dithered.elevations[k] += (uniform() - 0.5) * q }
-                copies.append(dithered)
+            let dithered = copies { e in
+                for k in e.indices { e[k] += (uniform() - 0.5) * q }
             }
-            // Rounding at least half of s² once the dither's q²/12 is taken off the copies' (q²/12 ≥ (s² − q²/12)/2).
-            if var residuals = Self.residuals(copies, lag: lag, dropouts: dropouts)?.values,
-                case let spread = 1.4826 * Self.medianAbsoluteDeviation(&residuals), spread * spread <= q * q / 4
+            // Measured on the copies with rounding and dither taken off, the rest of s² at most the rounding's
+            // q²/12: rounding at least half of s², as above.
+            let onCopies = MeasuredElevations(
+                copies: dithered, offset: q * q / 6, shortestLag: lag, dropouts: dropouts)
+            if let residuals = Self.residuals(dithered, lag: lag, dropouts: dropouts)?.values,
+                onCopies.variance(residuals) <= q * q / 12
             {
-                (measured.copies, measured.offset) = (copies, q * q / 6)
-                return measured
+                return onCopies
             }
-            measured.tailCopies = copies
+            measured.tailCopies = dithered
             return measured
         }
-        for _ in 0..<count {
-            var dithered = series
+        let dithered = copies { e in
             var k = 0
-            while k < dithered.count {
+            while k < e.count {
                 let radius = (-2 * Glibc.log(uniform())).squareRoot() * q / 2
                 let angle = 2 * Double.pi * uniform()
-                dithered.elevations[k] += radius * Glibc.cos(angle)
-                if k + 1 < dithered.count { dithered.elevations[k + 1] += radius * Glibc.sin(angle) }
+                e[k] += radius * Glibc.cos(angle)
+                if k + 1 < e.count { e[k + 1] += radius * Glibc.sin(angle) }
                 k += 2
             }
-            copies.append(dithered)
         }
-        (measured.copies, measured.offset) = (copies, q * q / 4)
+        (measured.copies, measured.offset) = (dithered, q * q / 4)
         return measured
     }
 
