@@ -135,14 +135,15 @@ public struct AscentMethod: Hashable, Sendable {
     /// measured about twice in 15 km on a barometer's flat tracks (Rice's formula gives at most 4 % of the
     /// smoothed noise's crossings of its mean). For white noise, where those swings are the noise's, the
     /// extremes are corrected for it instead, which takes most of such a swing's height (see
-    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:)``).
+    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:)``); where they are the terrain's, the ascent
+    /// is counted from ``terrainSwingThresholdPerNoise`` × σ′.
     public var whiteThresholdPerNoise: Double = 5
     /// For white noise where Rice's formula shows the swings past ``whiteThresholdPerNoise`` × σ′ to be the
     /// terrain's, not the noise's (see ``swingsAreNoise(_:turns:series:bandwidth:left:)``: GPS noise among hills
     /// that crowd the threshold), the threshold in units of σ′ the ascent is counted with. There the terrain's
     /// swings just above the threshold outnumber the noise's, and those just under it are mostly the terrain's
     /// too: between 4σ′ and 5σ′ the noise swings about N·(e^(−2) − e^(−25/8)), 9 % of its N crossings of its mean,
-    /// each under 5σ′. On the random families of `scripts/ascent-eval` (draws 0–5): 62 → 59 misses, none new.
+    /// each under 5σ′. Over the tables of `scripts/ascent-eval` and its random draws 0–5: 62 → 59 misses, none new.
     public var terrainSwingThresholdPerNoise: Double = 4
     /// A fixed hysteresis threshold in metres instead of the automatic one.
     public var thresholdMeters: Double? = nil
@@ -297,7 +298,7 @@ public struct AscentMethod: Hashable, Sendable {
             alreadySmoothed ?? (bandwidth > 0 ? Self.smooth(series, bandwidth: bandwidth) : series.elevations)
         var threshold: Double
         // White noise: the noise the smoother leaves, which the extremes are corrected for where the swings
-        // past the threshold are the noise's.
+        // past the threshold are the noise's (nil once they are found to be the terrain's).
         var flatNoise: Double? = nil
         if let thresholdMeters {
             threshold = thresholdMeters
