@@ -934,7 +934,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// is skipped), the chord residuals' robust spread s² is measured with the tails of their
     /// distribution. The lags are followed up (at least three) while the tails stay those of a Gaussian
     /// (within ``gaussianTolerance``: noise is Gaussian at every lag, and terrain, which lifts some
-    /// residuals and not others, makes the tails heavy where it starts to show) and while s² grows no
+    /// residuals and not others, makes the tails heavy where it starts to show and at every lag after, its share
+    /// growing; tails heavy at one lag and a Gaussian's at the next are the test's scatter) and while s² grows no
     /// faster than noise can (``noiseGrowthLimit`` per doubled lag, from the lag nearest half this one:
     /// hills everywhere keep the tails Gaussian but not the growth; a jump the next lag does not carry on, over
     /// half and over a quarter of that lag, is the scatter of the estimate, not terrain). Over those lags
@@ -966,7 +967,16 @@ public struct AscentMethod: Hashable, Sendable {
             // Half the residuals exactly 0 (elevations rounded on even ground): no spread to fit.
             guard half > 0 else { break }
             let variance = max(1.4826 * 1.4826 * half * half - measured.offset, 1e-12)
-            if lags.count >= 3 && heavyTails(measured.deviationsForTails(residuals, lag: lag)) { break }
+            // Tails heavy here: terrain, whose share of the residuals only grows with the lag, unless they are a
+            // Gaussian's again at the next lag (the test's scatter).
+            if lags.count >= 3 && heavyTails(measured.deviationsForTails(residuals, lag: lag)) {
+                let next = lag * 2.0.squareRoot()
+                guard next <= longestNoiseLagMeters,
+                    let after = Self.residuals(measured.copies, lag: next, dropouts: measured.dropouts),
+                    !heavyTails(measured.deviationsForTails(Self.absoluteDeviations(after.values), lag: next))
+                else { break }
+                ahead = (next, after)
+            }
             // Faster growth than noise can have (at most `noiseGrowthLimit` per doubled lag) since the lag nearest
             // half this one: terrain, even where its residuals look Gaussian (hills everywhere). Unless that jump
             // is the scatter of the estimate at the lag it is compared with (a handful of independent residuals:
@@ -1230,6 +1240,13 @@ public struct AscentMethod: Hashable, Sendable {
     static func residualScale(_ series: ElevationSeries, lag: Double, dropouts: [Int]) -> Double? {
         guard var residuals = residuals(series, lag: lag, dropouts: dropouts)?.values else { return nil }
         return 1.4826 * medianAbsoluteDeviation(&residuals)
+    }
+
+    /// The absolute deviations of `values` from their median, as ``medianAbsoluteDeviation(_:)`` leaves them.
+    static func absoluteDeviations(_ values: [Double]) -> [Double] {
+        var deviations = values
+        _ = medianAbsoluteDeviation(&deviations)
+        return deviations
     }
 
     /// The median absolute deviation of `values` from their median; `values` are left as those deviations.

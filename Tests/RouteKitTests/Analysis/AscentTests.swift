@@ -467,6 +467,19 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(abs(result.ascentMeters - truth) / truth < 0.6, "\(result.ascentMeters) vs \(truth)")
     }
 
+    @Test func tailsHeavyAtOneLagOnlyAreTheTestsScatter() {
+        // The same two long, low hills under GPS noise of 3.9 m correlated over 40 m plus 0.66 m white, in whole
+        // metres every 10.8–12.6 m. On this seed the residuals' tails read heavy at one lag and a Gaussian's again at
+        // the next: the fit stopped there and read 3.3 m of noise, +75 % of 62 m of ascent; going on, 3.7 m and
+        // +26 %. Of seeds 1–60 of this family no other track moves.
+        var random = SeededRandom(state: 3)
+        let terrain = hills(&random, count: 2, heights: 18...50, lengths: 9_000...15_000)
+        let (result, truth) = ascentUnderSlowNoiseInWholeMetres(
+            terrain, sigma: 3.9, correlation: 40, white: 0.66, spacing: 10.8...12.6, random: &random)
+        #expect(result.noiseMeters > 3.5, "noise estimate \(result.noiseMeters)")
+        #expect(abs(result.ascentMeters - truth) / truth < 0.6, "\(result.ascentMeters) vs \(truth)")
+    }
+
     @Test(arguments: [UInt64(1), 3, 6, 7, 8])
     func slowNoiseBehindWhiteNoiseIsToldFromIt(seed: UInt64) {
         // Hills of 16–35 m over 280–1,040 m, about one a kilometre, under GPS noise of 3.7 m correlated over 124 m
