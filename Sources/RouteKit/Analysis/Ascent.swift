@@ -952,13 +952,17 @@ public struct AscentMethod: Hashable, Sendable {
         var variances: [Double] = []
         var lag = measured.shortestLag
         var measuredBefore = 0.0
-        // The residuals of the next lag, when they were measured ahead (to tell a jump's scatter from terrain).
-        var ahead: (lag: Double, chords: (values: [Double], lag: Double))? = nil
-        while lag <= longestNoiseLagMeters,
-            let chords = ahead.flatMap({ $0.lag == lag ? $0.chords : nil })
-                ?? Self.residuals(measured.copies, lag: lag, dropouts: measured.dropouts)
-        {
+        // The residuals of the next lag, when they were measured ahead (to tell a jump's or the tails' scatter from
+        // terrain), and whether their tails were read as a Gaussian's there.
+        var ahead: (lag: Double, chords: (values: [Double], lag: Double), gaussianTails: Bool)? = nil
+        // The residuals at `lag`: those measured ahead, or measured now.
+        func measuredChords(at lag: Double) -> (values: [Double], lag: Double)? {
+            if let ahead, ahead.lag == lag { return ahead.chords }
+            return Self.residuals(measured.copies, lag: lag, dropouts: measured.dropouts)
+        }
+        while lag <= longestNoiseLagMeters, let chords = measuredChords(at: lag) {
             defer { lag *= 2.0.squareRoot() }
+            let tailsRead = ahead.map { $0.lag == lag && $0.gaussianTails } ?? false
             // On evenly spaced fixes two nominal lags can take the same chords: measure each once.
             if chords.lag <= 1.05 * measuredBefore { continue }
             measuredBefore = chords.lag
@@ -969,13 +973,12 @@ public struct AscentMethod: Hashable, Sendable {
             let variance = max(1.4826 * 1.4826 * half * half - measured.offset, 1e-12)
             // Tails heavy here: terrain, whose share of the residuals only grows with the lag, unless they are a
             // Gaussian's again at the next lag (the test's scatter).
-            if lags.count >= 3 && heavyTails(measured.deviationsForTails(residuals, lag: lag)) {
+            if lags.count >= 3 && !tailsRead && heavyTails(measured.deviationsForTails(residuals, lag: lag)) {
                 let next = lag * 2.0.squareRoot()
-                guard next <= longestNoiseLagMeters,
-                    let after = Self.residuals(measured.copies, lag: next, dropouts: measured.dropouts),
+                guard next <= longestNoiseLagMeters, let after = measuredChords(at: next),
                     !heavyTails(measured.deviationsForTails(Self.absoluteDeviations(after.values), lag: next))
                 else { break }
-                ahead = (next, after)
+                ahead = (next, after, true)
             }
             // Faster growth than noise can have (at most `noiseGrowthLimit` per doubled lag) since the lag nearest
             // half this one: terrain, even where its residuals look Gaussian (hills everywhere). Unless that jump
@@ -984,13 +987,12 @@ public struct AscentMethod: Hashable, Sendable {
             // grows there within the limit over half that lag and over a quarter of it.
             if lags.count >= 3, growsTooFast(to: (lag, variance), since: 2, lags, variances) {
                 let next = lag * 2.0.squareRoot()
-                guard next <= longestNoiseLagMeters,
-                    let after = Self.residuals(measured.copies, lag: next, dropouts: measured.dropouts),
+                guard next <= longestNoiseLagMeters, let after = measuredChords(at: next),
                     case let v = measured.variance(after.values),
                     !growsTooFast(to: (next, v), since: 2, lags + [lag], variances + [variance]),
                     !growsTooFast(to: (next, v), since: 4, lags, variances)
                 else { break }
-                ahead = (next, after)
+                if ahead?.lag != next { ahead = (next, after, false) }
             }
             lags.append(lag)
             variances.append(variance)
