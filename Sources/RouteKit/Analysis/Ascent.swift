@@ -50,34 +50,33 @@ public struct AscentDescent: Hashable, Sendable {
 ///    terrain steps only where the terrain crosses a step, never back and forth, so it is not noise to smooth;
 ///    where other noise dominates, it makes the rounding errors white like itself, and they stay (on dense
 ///    fixes, s is measured through dither: see ``measuredElevations(_:)``).
-/// 2. **Smoothing.** The elevations are smoothed by local quadratic regression with Gaussian weights over
-///    distance (not over point count, so uneven spacing does not matter; a parabola keeps hilltops at their
-///    height where a moving average would flatten them). The noise is modelled as white plus exponentially
-///    correlated: its white part σ𝑤 follows from s² at the first lag, the level and the half-variance lag.
-///    When the noise is white (σ𝑤² at least ``whiteNoiseShare`` of σ²), the bandwidth is the one of least
-///    estimated risk (Stein's unbiased estimate of the smoother's mean squared error against the terrain,
-///    over mean-spacing × √2ᵏ up to ``maximumSmoothingMeters``): it averages as many fixes as the terrain
-///    allows, whatever σ, instead of growing with σ; the risk is then counted again on the fixes near the
-///    turning points that smoother shows, where the ascent is made (see
-///    ``turningPointBandwidth(_:bandwidth:left:model:)``). Slow noise (GPS) is fitted jointly with the terrain's
-///    onset over the lags where the residuals still look like noise (Gaussian within ``gaussianTolerance``,
-///    growing no faster than ``noiseGrowthLimit``); when its correlated part is at least
-///    ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's
-///    covariance (up to ``maximumSlowSmoothingMeters`` where the hills that smoother shows are long enough for
-///    it: see ``slowNoiseBandwidth(_:model:)``); so is noise that half shows at the first lag but grows past it,
-///    where the fit finds it correlated over longer than that lag (sparse fixes), and noise the walk took as white
-///    where a white part hid the slow noise's start, but which the fit shows slow past it (see
+/// 2. **Smoothing.** The elevations are smoothed by local quadratic regression with Gaussian weights over distance
+///    (not over point count, so uneven spacing does not matter; a parabola keeps hilltops at their height where a
+///    moving average would flatten them). The noise is modelled as white plus exponentially correlated: its white
+///    part σ𝑤 follows from s² at the first lag, the level and the half-variance lag. When the noise is white (σ𝑤² at
+///    least ``whiteNoiseShare`` of σ²), the bandwidth is the one of least estimated risk (Stein's unbiased estimate
+///    of the smoother's mean squared error against the terrain, over mean-spacing × √2ᵏ up to
+///    ``maximumSmoothingMeters``, or up to ``longHillSmoothingMeters`` where the hills are long enough for it: see
+///    ``longHillBandwidth(_:model:left:)``): it averages as many fixes as the terrain allows, whatever σ, instead of
+///    growing with σ; the risk is then counted again on the fixes near the turning points that smoother shows, where
+///    the ascent is made (see ``turningPointBandwidth(_:bandwidth:left:model:upTo:)``). Slow noise (GPS) is fitted
+///    jointly with the terrain's onset over the lags where the residuals still look like noise (Gaussian within
+///    ``gaussianTolerance``, growing no faster than ``noiseGrowthLimit``); when its correlated part is at least
+///    ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's covariance
+///    (likewise up to ``longHillSmoothingMeters`` where the hills allow it); so is noise that half shows at the first
+///    lag but grows past it, where the fit finds it correlated over longer than that lag (sparse fixes), and noise
+///    the walk took as white where a white part hid the slow noise's start, but which the fit shows slow past it (see
 ///    ``slowNoiseBehindWhite(_:)``). When the fitted model cannot follow the lags it was fitted on (fixes so far
 ///    apart that terrain shows from the shortest lag, growing faster than noise can), nothing tells the noise from
-///    white at the fixes' spacing: it is taken as white at the level seen. For white noise, no smoothing is among
-///    the bandwidths tried (with sparse fixes a smoother can cost the terrain more than it removes of the noise).
-///    Slow noise under ``slowNoiseModelMeters`` is first followed up the lags again, stopping before the first lag
-///    where the residuals' tails turn heavy (terrain shows there: noise is Gaussian at every lag); where it is white
-///    up to there, it is white (hills apart on flat ground, where the share of chords that reach a hill grows with
-///    the lag as slow noise would). Otherwise (a barometer's drift, rounding) it keeps a rule of thumb: the bandwidth
-///    grows with the short-range noise σₛ, the noise s at the lag ``noiseScaleMeters``:
-///    ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres, capped at
-///    ``maximumSmoothingMeters``. Exact elevations are not smoothed.
+///    white at the fixes' spacing: it is taken as white at the level seen. For white noise, no smoothing is among the
+///    bandwidths tried (with sparse fixes a smoother can cost the terrain more than it removes of the noise). Slow
+///    noise under ``slowNoiseModelMeters`` is first followed up the lags again, stopping before the first lag where
+///    the residuals' tails turn heavy (terrain shows there: noise is Gaussian at every lag); where it is white up to
+///    there, it is white (hills apart on flat ground, where the share of chords that reach a hill grows with the lag
+///    as slow noise would). Otherwise (a barometer's drift, rounding) it keeps a rule of thumb: the bandwidth grows
+///    with the short-range noise σₛ, the noise s at the lag ``noiseScaleMeters``: ``smoothingPerNoiseMeter`` × σₛ +
+///    ``smoothingPerSquaredNoise`` × σₛ² metres, capped at ``maximumSmoothingMeters``. Exact elevations are not
+///    smoothed.
 /// 3. **Hysteresis.** Climbing is counted from a low point only once the smoothed profile has risen a
 ///    threshold above it, and likewise for descents; then the whole rise counts, from the low point to the
 ///    next high point. For white noise the threshold is ``whiteThresholdPerNoise`` × σ′, σ′ the noise the
@@ -124,9 +123,9 @@ public struct AscentMethod: Hashable, Sendable {
     public var smoothingMeters: Double? = nil
     /// The largest automatic bandwidth, metres.
     public var maximumSmoothingMeters: Double = 150
-    /// The largest bandwidth for slow noise, metres, where the hills are long enough for it (see
-    /// ``slowNoiseBandwidth(_:model:)``); bandwidths past ``maximumSmoothingMeters`` are taken only there.
-    public var maximumSlowSmoothingMeters: Double = 600
+    /// The largest automatic bandwidth, metres, where the hills are long enough for it (see
+    /// ``longHillBandwidth(_:model:left:)``); bandwidths past ``maximumSmoothingMeters`` are taken only there.
+    public var longHillSmoothingMeters: Double = 600
     /// Hysteresis threshold in units of the noise left after smoothing.
     public var thresholdPerNoise: Double = 3
     /// The share of the noise variance that must be white (uncorrelated from fix to fix) for the bandwidth
@@ -258,7 +257,9 @@ public struct AscentMethod: Hashable, Sendable {
                     && (!grewPastFirstLag || model.length > measured.shortestLag)
             {
                 white = false
-                let bandwidth = slowNoiseBandwidth(series, model: model)
+                let (bandwidth, _) = longHillBandwidth(series, model: model) {
+                    Self.leftNoise(series, bandwidth: $0, model: model)
+                }
                 slow = (bandwidth, Self.leftNoise(series, bandwidth: bandwidth, model: model))
                 noiseMeters = (model.white * model.white + model.correlated * model.correlated).squareRoot()
             } else if !white {
@@ -287,8 +288,11 @@ public struct AscentMethod: Hashable, Sendable {
             }
         } else if white {
             let model = NoiseModel(white: noise.whiteSigma)
-            let (wide, wideLeft) = riskMinimizingBandwidth(series, model: model)
-            let chosen = turningPointBandwidth(series, bandwidth: wide, left: wideLeft, model: model)
+            let (wide, wideLeft) = longHillBandwidth(series, model: model)
+            // Past `maximumSmoothingMeters` only on long hills, and then near the turning points too.
+            let chosen = turningPointBandwidth(
+                series, bandwidth: wide, left: wideLeft, model: model,
+                upTo: wide > maximumSmoothingMeters ? longHillSmoothingMeters : nil)
             (bandwidth, left, alreadySmoothed) = (chosen.bandwidth, chosen.left, chosen.smoothed)
         } else if noise.sigma > 0 {
             bandwidth = min(
@@ -391,9 +395,10 @@ public struct AscentMethod: Hashable, Sendable {
     /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:)`` takes off. On long lines the risk is counted
     /// around evenly spread turning points, at most about ``turningPointFixes`` fixes, as
     /// ``smoothingRisk(_:bandwidth:model:)`` counts it on about 10,000. Also gives the profile smoothed at
-    /// `bandwidth` when that stays the choice (nil otherwise).
+    /// `bandwidth` when that stays the choice (nil otherwise). The bandwidths tried go up to `maximum` (by default
+    /// ``maximumSmoothingMeters``).
     func turningPointBandwidth(
-        _ series: ElevationSeries, bandwidth: Double, left: Double, model: NoiseModel
+        _ series: ElevationSeries, bandwidth: Double, left: Double, model: NoiseModel, upTo maximum: Double? = nil
     ) -> (bandwidth: Double, left: Double, smoothed: [Double]?) {
         guard bandwidth > 0, left > 0 else { return (bandwidth, left, nil) }
         let smoothed = Self.smooth(series, bandwidth: bandwidth)
@@ -425,14 +430,14 @@ public struct AscentMethod: Hashable, Sendable {
             let kept = max(1, runs.count * Self.turningPointFixes / total)
             runs = (0..<kept).map { runs[$0 * runs.count / kept] }
         }
-        let (chosen, _) = riskMinimizingBandwidth(series, model: model, runs: runs)
+        let (chosen, _) = riskMinimizingBandwidth(series, model: model, runs: runs, upTo: maximum)
         guard chosen != bandwidth else { return (bandwidth, left, smoothed) }
         guard chosen > 0 else { return (0, model.white, nil) }
         return (chosen, Self.smoothingRisk(series, bandwidth: chosen, model: model).residual, nil)
     }
 
-    /// The most fixes around turning points that ``turningPointBandwidth(_:bandwidth:left:model:)`` counts the
-    /// risk on for each candidate bandwidth.
+    /// The most fixes around turning points that ``turningPointBandwidth(_:bandwidth:left:model:upTo:)`` counts
+    /// the risk on for each candidate bandwidth.
     static let turningPointFixes = 10_000
 
     /// The indices of the extremes the hysteresis of `threshold` counts from, in order along the line: the
@@ -1143,33 +1148,38 @@ public struct AscentMethod: Hashable, Sendable {
         return best
     }
 
-    /// The bandwidth for slow noise of `model`: the one of least estimated risk up to ``maximumSlowSmoothingMeters``
-    /// where the turning points that smoother shows (past ``whiteThresholdPerNoise`` times the noise it leaves) lie
-    /// at least ``longHillTurnsPerBandwidth`` bandwidths apart in the median (the line's length where it shows fewer
-    /// than two), and otherwise the one of least risk up to ``maximumSmoothingMeters``. Slow noise shrinks only
-    /// slowly under a wider smoother, and on a few low hills kilometres long, 150 m left so much of it that its own
-    /// swings on the long flat stretches were counted: GPS noise of 2.5 m correlated over 50 m plus 0.9 m white, in
-    /// whole metres every 5–5.7 m, on hills of 6.7–24 m over 6.5–15 km counted +23 % (+10 … +43 %), and +12 % (+0.5 …
-    /// +41 %) where 172–487 m are taken. A raised cosine of wavelength λ keeps (1 + x)·e^(−x) of its height
-    /// under bandwidth b, x = 2π²b²/λ²: turning points 8 bandwidths apart (λ = 16 b) keep 99.7 %. On hills closer
-    /// than that the wider smoother takes more than it gives: cones 25–90 m high over 0.7–1.5 km went from −11 to
-    /// −17 % in the median at 213 m, their turning points 4–6 bandwidths apart.
-    func slowNoiseBandwidth(_ series: ElevationSeries, model: NoiseModel) -> Double {
-        let (wide, _) = riskMinimizingBandwidth(
-            series, model: model, upTo: max(maximumSlowSmoothingMeters, maximumSmoothingMeters))
-        guard wide > maximumSmoothingMeters else { return wide }
+    /// The bandwidth of least estimated risk under noise of `model` (see
+    /// ``riskMinimizingBandwidth(_:model:runs:upTo:)``) up to ``longHillSmoothingMeters`` where the turning points
+    /// that smoother shows (past ``whiteThresholdPerNoise`` times the noise it leaves) lie at least
+    /// ``longHillTurnsPerBandwidth`` bandwidths apart in the median (the line's length where it shows fewer than
+    /// two), and otherwise up to ``maximumSmoothingMeters``; with the white noise that smoother leaves. `left` gives
+    /// the noise a bandwidth leaves where it is not white (by default the risk's own estimate, for white noise).
+    /// Noise shrinks only slowly under a wider smoother where it is slow or strong, and on a few low hills kilometres
+    /// long, 150 m left so much of it that its own swings on the long flat stretches were counted: GPS noise of 2.5 m
+    /// correlated over 50 m plus 0.9 m white, in whole metres every 5–5.7 m, on hills of 6.7–24 m over 6.5–15 km
+    /// counted +23 % (+10 … +43 %), and +12 % (+0.5 … +41 %) where 172–487 m are taken; white noise of 6.7 m on one
+    /// or two cones of 2.4–8.8 m over 8–15 km +55 %, and +5 % at 550 m. A raised cosine of wavelength λ keeps (1 +
+    /// x)·e^(−x) of its height under bandwidth b, x = 2π²b²/λ²: turning points 8 bandwidths apart (λ = 16 b) keep
+    /// 99.7 %. On hills closer than that the wider smoother takes more than it gives: cones 25–90 m high over 0.7–1.5
+    /// km went from −11 to −17 % in the median at 213 m, their turning points 4–6 bandwidths apart.
+    func longHillBandwidth(
+        _ series: ElevationSeries, model: NoiseModel, left: ((Double) -> Double)? = nil
+    ) -> (bandwidth: Double, left: Double) {
+        let (wide, wideLeft) = riskMinimizingBandwidth(
+            series, model: model, upTo: max(longHillSmoothingMeters, maximumSmoothingMeters))
+        guard wide > maximumSmoothingMeters else { return (wide, wideLeft) }
         let smoothed = Self.smooth(series, bandwidth: wide)
-        let left = Self.leftNoise(series, bandwidth: wide, model: model)
-        let turns = Self.extremes(smoothed, threshold: whiteThresholdPerNoise * left)
+        let noise = left?(wide) ?? wideLeft
+        let turns = Self.extremes(smoothed, threshold: whiteThresholdPerNoise * noise)
         let x = series.distances
         var gaps = zip(turns.dropFirst(), turns).map { x[$0] - x[$1] }.sorted()
         if gaps.isEmpty { gaps = [x[x.count - 1] - x[0]] }
-        if gaps[gaps.count / 2] >= Self.longHillTurnsPerBandwidth * wide { return wide }
-        return riskMinimizingBandwidth(series, model: model).0
+        if gaps[gaps.count / 2] >= Self.longHillTurnsPerBandwidth * wide { return (wide, wideLeft) }
+        return riskMinimizingBandwidth(series, model: model)
     }
 
     /// How many bandwidths apart, in the median, the turning points of a smoother wider than
-    /// ``maximumSmoothingMeters`` must lie for it to be taken for slow noise (see ``slowNoiseBandwidth(_:model:)``).
+    /// ``maximumSmoothingMeters`` must lie for it to be taken (see ``longHillBandwidth(_:model:left:)``).
     static let longHillTurnsPerBandwidth = 8.0
 
     /// The bandwidth, among the mean fix spacing times powers of √2 up to ``maximumSmoothingMeters``, whose
