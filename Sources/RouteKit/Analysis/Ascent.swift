@@ -121,11 +121,15 @@ public struct AscentMethod: Hashable, Sendable {
     public var smoothingPerSquaredNoise: Double = 10
     /// A fixed smoothing bandwidth in metres instead of the automatic one (0: no smoothing).
     public var smoothingMeters: Double? = nil
-    /// The largest automatic bandwidth, metres.
+    /// The largest automatic bandwidth, metres, except on long hills (``longHillSmoothingMeters``).
     public var maximumSmoothingMeters: Double = 150
-    /// The largest automatic bandwidth, metres, where the hills are long enough for it (see
-    /// ``longHillBandwidth(_:model:left:)``); bandwidths past ``maximumSmoothingMeters`` are taken only there.
+    /// The largest automatic bandwidth on long hills, metres (see ``longHillBandwidth(_:model:left:)``): bandwidths
+    /// past ``maximumSmoothingMeters`` are taken only there. No effect when not above ``maximumSmoothingMeters``.
     public var longHillSmoothingMeters: Double = 600
+    /// How many bandwidths apart, in the median, the turning points of a smoother wider than
+    /// ``maximumSmoothingMeters`` must lie for it to be taken (see ``longHillBandwidth(_:model:left:)``): a raised
+    /// cosine 16 bandwidths long keeps 99.7 % of its height.
+    public var longHillTurnsPerBandwidth: Double = 8
     /// Hysteresis threshold in units of the noise left after smoothing.
     public var thresholdPerNoise: Double = 3
     /// The share of the noise variance that must be white (uncorrelated from fix to fix) for the bandwidth
@@ -289,10 +293,10 @@ public struct AscentMethod: Hashable, Sendable {
         } else if white {
             let model = NoiseModel(white: noise.whiteSigma)
             let (wide, wideLeft) = longHillBandwidth(series, model: model)
-            // Past `maximumSmoothingMeters` only on long hills, and then near the turning points too.
+            // Past `maximumSmoothingMeters` only on long hills; there the turning points may narrow it, not widen it.
             let chosen = turningPointBandwidth(
                 series, bandwidth: wide, left: wideLeft, model: model,
-                upTo: wide > maximumSmoothingMeters ? longHillSmoothingMeters : nil)
+                upTo: wide > maximumSmoothingMeters ? wide : nil)
             (bandwidth, left, alreadySmoothed) = (chosen.bandwidth, chosen.left, chosen.smoothed)
         } else if noise.sigma > 0 {
             bandwidth = min(
@@ -1150,18 +1154,19 @@ public struct AscentMethod: Hashable, Sendable {
 
     /// The bandwidth of least estimated risk under noise of `model` (see
     /// ``riskMinimizingBandwidth(_:model:runs:upTo:)``) up to ``longHillSmoothingMeters`` where the turning points
-    /// that smoother shows (past ``whiteThresholdPerNoise`` times the noise it leaves) lie at least
-    /// ``longHillTurnsPerBandwidth`` bandwidths apart in the median (the line's length where it shows fewer than
-    /// two), and otherwise up to ``maximumSmoothingMeters``; with the white noise that smoother leaves. `left` gives
-    /// the noise a bandwidth leaves where it is not white (by default the risk's own estimate, for white noise).
-    /// Noise shrinks only slowly under a wider smoother where it is slow or strong, and on a few low hills kilometres
-    /// long, 150 m left so much of it that its own swings on the long flat stretches were counted: GPS noise of 2.5 m
-    /// correlated over 50 m plus 0.9 m white, in whole metres every 5–5.7 m, on hills of 6.7–24 m over 6.5–15 km
-    /// counted +23 % (+10 … +43 %), and +12 % (+0.5 … +41 %) where 172–487 m are taken; white noise of 6.7 m on one
-    /// or two cones of 2.4–8.8 m over 8–15 km +55 %, and +5 % at 550 m. A raised cosine of wavelength λ keeps (1 +
-    /// x)·e^(−x) of its height under bandwidth b, x = 2π²b²/λ²: turning points 8 bandwidths apart (λ = 16 b) keep
-    /// 99.7 %. On hills closer than that the wider smoother takes more than it gives: cones 25–90 m high over 0.7–1.5
-    /// km went from −11 to −17 % in the median at 213 m, their turning points 4–6 bandwidths apart.
+    /// that smoother shows (past ``whiteThresholdPerNoise`` times the noise it leaves, the line's ends among them) lie
+    /// at least ``longHillTurnsPerBandwidth`` bandwidths apart in the median (the upper one of an even count; the
+    /// line's length where it shows fewer than two), and otherwise up to ``maximumSmoothingMeters``; with the white
+    /// noise that smoother leaves. `left` gives the noise a bandwidth leaves where it is not white (by default the
+    /// risk's own estimate, for white noise). Noise shrinks only slowly under a wider smoother where it is slow or
+    /// strong, and on a few low hills kilometres long, 150 m left so much of it that its own swings on the long flat
+    /// stretches were counted: GPS noise of 2.5 m correlated over 50 m plus 0.9 m white, in whole metres every
+    /// 5–5.7 m, on hills of 6.7–24 m over 6.5–15 km, had a median absolute error of 23 % (worst 43 %), and 12 %
+    /// (worst 41 %) where 172–487 m are taken; white noise of 6.7 m on one or two cones of 2.4–8.8 m over 8–15 km,
+    /// 55 % (worst 87 %), and 10.5 % (worst 58 %) at about 550 m. A raised cosine of wavelength λ keeps
+    /// (1 + x)·e^(−x) of its height under bandwidth b, x = 2π²b²/λ²: turning points 8 bandwidths apart (λ = 16 b)
+    /// keep 99.7 %. On hills closer than that the wider smoother takes more than it gives: cones 25–90 m high over
+    /// 0.7–1.5 km went from −11 to −17 % in the median at 213 m, their turning points 4–6 bandwidths apart.
     func longHillBandwidth(
         _ series: ElevationSeries, model: NoiseModel, left: ((Double) -> Double)? = nil
     ) -> (bandwidth: Double, left: Double) {
@@ -1174,21 +1179,18 @@ public struct AscentMethod: Hashable, Sendable {
         let x = series.distances
         var gaps = zip(turns.dropFirst(), turns).map { x[$0] - x[$1] }.sorted()
         if gaps.isEmpty { gaps = [x[x.count - 1] - x[0]] }
-        if gaps[gaps.count / 2] >= Self.longHillTurnsPerBandwidth * wide { return (wide, wideLeft) }
+        if gaps[gaps.count / 2] >= longHillTurnsPerBandwidth * wide { return (wide, wideLeft) }
         return riskMinimizingBandwidth(series, model: model)
     }
 
-    /// How many bandwidths apart, in the median, the turning points of a smoother wider than
-    /// ``maximumSmoothingMeters`` must lie for it to be taken (see ``longHillBandwidth(_:model:left:)``).
-    static let longHillTurnsPerBandwidth = 8.0
-
-    /// The bandwidth, among the mean fix spacing times powers of √2 up to ``maximumSmoothingMeters``, whose
+    /// The bandwidth, among the mean fix spacing times powers of √2 up to `maximum` (by default
+    /// ``maximumSmoothingMeters``), whose
     /// smoother has the least estimated risk (Stein's unbiased estimate of the mean squared error against
     /// the terrain, for noise of covariance Σ: mean squared residual − tr Σ/n + 2 tr(HΣ)/n; for white noise
     /// of σ𝑤 that is − σ𝑤² + 2σ𝑤²·mean hat weight), with the noise that smoother leaves if white. For white
     /// noise no smoothing (bandwidth 0, risk σ𝑤², leaving σ𝑤) is a candidate too. The walk up the bandwidths
-    /// stops once the risk has grown twice in a row (or at `maximum`, when given). The risk is counted on `runs` of
-    /// fixes (by default ``evenRuns(_:)``).
+    /// stops once the risk has grown twice in a row. The risk is counted on `runs` of fixes (by default
+    /// ``evenRuns(_:)``).
     func riskMinimizingBandwidth(
         _ series: ElevationSeries, model: NoiseModel, runs: [Range<Int>]? = nil, upTo maximum: Double? = nil
     ) -> (Double, Double) {

@@ -490,6 +490,7 @@ struct SeededRandom: RandomNumberGenerator {
         let terrain = hills(&random, count: 3, heights: 6.7...24, lengths: 6_500...15_000)
         let (result, truth) = ascentUnderSlowNoiseInWholeMetres(
             terrain, sigma: 2.5, correlation: 50, white: 0.9, spacing: 5.04...5.71, random: &random)
+        #expect(result.smoothingMeters > 150, "bandwidth \(result.smoothingMeters)")
         #expect(abs(result.ascentMeters - truth) / truth < 0.15, "\(result.ascentMeters) vs \(truth)")
     }
 
