@@ -59,24 +59,24 @@ public struct AscentDescent: Hashable, Sendable {
 ///    ``maximumSmoothingMeters``, or up to ``longHillSmoothingMeters`` where the hills are long enough for it: see
 ///    ``longHillBandwidth(_:model:left:)``): it averages as many fixes as the terrain allows, whatever σ, instead of
 ///    growing with σ; the risk is then counted again on the fixes near the turning points that smoother shows, where
-///    the ascent is made (see ``turningPointBandwidth(_:bandwidth:left:model:upTo:)``). Slow noise (GPS) is fitted
-///    jointly with the terrain's onset over the lags where the residuals still look like noise (Gaussian within
-///    ``gaussianTolerance``, growing no faster than ``noiseGrowthLimit``); when its correlated part is at least
-///    ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's covariance
-///    (likewise up to ``longHillSmoothingMeters`` where the hills allow it); so is noise that half shows at the first
-///    lag but grows past it, where the fit finds it correlated over longer than that lag (sparse fixes), and noise
-///    the walk took as white where a white part hid the slow noise's start, but which the fit shows slow past it (see
-///    ``slowNoiseBehindWhite(_:)``). When the fitted model cannot follow the lags it was fitted on (fixes so far
-///    apart that terrain shows from the shortest lag, growing faster than noise can), nothing tells the noise from
-///    white at the fixes' spacing: it is taken as white at the level seen. For white noise, no smoothing is among the
-///    bandwidths tried (with sparse fixes a smoother can cost the terrain more than it removes of the noise). Slow
-///    noise under ``slowNoiseModelMeters`` is first followed up the lags again, stopping before the first lag where
-///    the residuals' tails turn heavy (terrain shows there: noise is Gaussian at every lag); where it is white up to
-///    there, it is white (hills apart on flat ground, where the share of chords that reach a hill grows with the lag
-///    as slow noise would). Otherwise (a barometer's drift, rounding) it keeps a rule of thumb: the bandwidth grows
-///    with the short-range noise σₛ, the noise s at the lag ``noiseScaleMeters``: ``smoothingPerNoiseMeter`` × σₛ +
-///    ``smoothingPerSquaredNoise`` × σₛ² metres, capped at ``maximumSmoothingMeters``. Exact elevations are not
-///    smoothed.
+///    the ascent is made (see ``turningPointBandwidth(_:bandwidth:left:model:upTo:smoothed:)``). Slow noise (GPS) is
+///    fitted jointly with the terrain's onset over the lags where the residuals still look like noise (Gaussian
+///    within ``gaussianTolerance``, growing no faster than ``noiseGrowthLimit``); when its correlated part is at
+///    least ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's
+///    covariance (likewise up to ``longHillSmoothingMeters`` where the hills allow it); so is noise that half shows
+///    at the first lag but grows past it, where the fit finds it correlated over longer than that lag (sparse fixes),
+///    and noise the walk took as white where a white part hid the slow noise's start, but which the fit shows slow
+///    past it (see ``slowNoiseBehindWhite(_:)``). When the fitted model cannot follow the lags it was fitted on
+///    (fixes so far apart that terrain shows from the shortest lag, growing faster than noise can), nothing tells the
+///    noise from white at the fixes' spacing: it is taken as white at the level seen. For white noise, no smoothing
+///    is among the bandwidths tried (with sparse fixes a smoother can cost the terrain more than it removes of the
+///    noise). Slow noise under ``slowNoiseModelMeters`` is first followed up the lags again, stopping before the
+///    first lag where the residuals' tails turn heavy (terrain shows there: noise is Gaussian at every lag); where it
+///    is white up to there, it is white (hills apart on flat ground, where the share of chords that reach a hill
+///    grows with the lag as slow noise would). Otherwise (a barometer's drift, rounding) it keeps a rule of thumb:
+///    the bandwidth grows with the short-range noise σₛ, the noise s at the lag ``noiseScaleMeters``:
+///    ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres, capped at
+///    ``maximumSmoothingMeters``. Exact elevations are not smoothed.
 /// 3. **Hysteresis.** Climbing is counted from a low point only once the smoothed profile has risen a
 ///    threshold above it, and likewise for descents; then the whole rise counts, from the low point to the
 ///    next high point. For white noise the threshold is ``whiteThresholdPerNoise`` × σ′, σ′ the noise the
@@ -237,8 +237,9 @@ public struct AscentMethod: Hashable, Sendable {
             noise.sigma > 0 && noise.whiteSigma * noise.whiteSigma >= whiteNoiseShare * noise.sigma * noise.sigma
         var left: Double? = nil
         var noiseMeters = noise.sigma
-        // Slow noise: the bandwidth of least estimated risk under the fitted noise model, and the noise it leaves.
-        var slow: (bandwidth: Double, left: Double)? = nil
+        // Slow noise: the bandwidth of least estimated risk under the fitted noise model, the noise it leaves, and the
+        // profile smoothed at it where choosing it smoothed the line already.
+        var slow: (bandwidth: Double, left: Double, smoothed: [Double]?)? = nil
         // Noise taken as white because half its level shows at the first lag, though it grew past that: slow noise
         // seen on sparse fixes (GPS in whole metres every 12 m: 1.8 m of white noise read, where 4 m correlated over
         // 78 m lie) as much as white noise with terrain above it. The fit tells: noise correlated over longer than
@@ -261,10 +262,10 @@ public struct AscentMethod: Hashable, Sendable {
                     && (!grewPastFirstLag || model.length > measured.shortestLag)
             {
                 white = false
-                let (bandwidth, _) = longHillBandwidth(series, model: model) {
+                let (bandwidth, _, smoothed) = longHillBandwidth(series, model: model) {
                     Self.leftNoise(series, bandwidth: $0, model: model)
                 }
-                slow = (bandwidth, Self.leftNoise(series, bandwidth: bandwidth, model: model))
+                slow = (bandwidth, Self.leftNoise(series, bandwidth: bandwidth, model: model), smoothed)
                 noiseMeters = (model.white * model.white + model.correlated * model.correlated).squareRoot()
             } else if !white {
                 // Slow noise under `slowNoiseModelMeters` (the rule of thumb's), but the walk up the lags may
@@ -282,7 +283,7 @@ public struct AscentMethod: Hashable, Sendable {
         // The profile smoothed at `bandwidth`, when choosing it smoothed the whole line already.
         var alreadySmoothed: [Double]? = nil
         if let slow {
-            bandwidth = slow.bandwidth
+            (bandwidth, alreadySmoothed) = (slow.bandwidth, slow.smoothed)
         } else if let smoothingMeters {
             bandwidth = smoothingMeters
             if white && bandwidth > 0 && thresholdMeters == nil {
@@ -292,11 +293,11 @@ public struct AscentMethod: Hashable, Sendable {
             }
         } else if white {
             let model = NoiseModel(white: noise.whiteSigma)
-            let (wide, wideLeft) = longHillBandwidth(series, model: model)
+            let (wide, wideLeft, smoothed) = longHillBandwidth(series, model: model)
             // Past `maximumSmoothingMeters` only on long hills; there the turning points may narrow it, not widen it.
             let chosen = turningPointBandwidth(
                 series, bandwidth: wide, left: wideLeft, model: model,
-                upTo: wide > maximumSmoothingMeters ? wide : nil)
+                upTo: wide > maximumSmoothingMeters ? wide : nil, smoothed: smoothed)
             (bandwidth, left, alreadySmoothed) = (chosen.bandwidth, chosen.left, chosen.smoothed)
         } else if noise.sigma > 0 {
             bandwidth = min(
@@ -400,12 +401,13 @@ public struct AscentMethod: Hashable, Sendable {
     /// around evenly spread turning points, at most about ``turningPointFixes`` fixes, as
     /// ``smoothingRisk(_:bandwidth:model:)`` counts it on about 10,000. Also gives the profile smoothed at
     /// `bandwidth` when that stays the choice (nil otherwise). The bandwidths tried go up to `maximum` (by default
-    /// ``maximumSmoothingMeters``).
+    /// ``maximumSmoothingMeters``); `smoothed` is the profile smoothed at `bandwidth`, where the caller has it.
     func turningPointBandwidth(
-        _ series: ElevationSeries, bandwidth: Double, left: Double, model: NoiseModel, upTo maximum: Double? = nil
+        _ series: ElevationSeries, bandwidth: Double, left: Double, model: NoiseModel, upTo maximum: Double? = nil,
+        smoothed: [Double]? = nil
     ) -> (bandwidth: Double, left: Double, smoothed: [Double]?) {
         guard bandwidth > 0, left > 0 else { return (bandwidth, left, nil) }
-        let smoothed = Self.smooth(series, bandwidth: bandwidth)
+        let smoothed = smoothed ?? Self.smooth(series, bandwidth: bandwidth)
         let turns = Self.extremes(smoothed, threshold: whiteThresholdPerNoise * left)
         guard !turns.isEmpty else { return (bandwidth, left, smoothed) }
         let x = series.distances
@@ -440,8 +442,8 @@ public struct AscentMethod: Hashable, Sendable {
         return (chosen, Self.smoothingRisk(series, bandwidth: chosen, model: model).residual, nil)
     }
 
-    /// The most fixes around turning points that ``turningPointBandwidth(_:bandwidth:left:model:upTo:)`` counts
-    /// the risk on for each candidate bandwidth.
+    /// The most fixes around turning points that ``turningPointBandwidth(_:bandwidth:left:model:upTo:smoothed:)``
+    /// counts the risk on for each candidate bandwidth.
     static let turningPointFixes = 10_000
 
     /// The indices of the extremes the hysteresis of `threshold` counts from, in order along the line: the
@@ -1158,7 +1160,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// at least ``longHillTurnsPerBandwidth`` bandwidths apart in the median (the upper one of an even count; the
     /// line's length where it shows fewer than two), and otherwise up to ``maximumSmoothingMeters``; with the white
     /// noise that smoother leaves. `left` gives the noise a bandwidth leaves where it is not white (by default the
-    /// risk's own estimate, for white noise). Noise shrinks only slowly under a wider smoother where it is slow or
+    /// risk's own estimate, for white noise); and the profile smoothed at the wider bandwidth where it is taken (nil
+    /// otherwise). Noise shrinks only slowly under a wider smoother where it is slow or
     /// strong, and on a few low hills kilometres long, 150 m left so much of it that its own swings on the long flat
     /// stretches were counted: GPS noise of 2.5 m correlated over 50 m plus 0.9 m white, in whole metres every
     /// 5–5.7 m, on hills of 6.7–24 m over 6.5–15 km, had a median absolute error of 23 % (worst 43 %), and 12 %
@@ -1169,18 +1172,18 @@ public struct AscentMethod: Hashable, Sendable {
     /// 0.7–1.5 km went from −11 to −17 % in the median at 213 m, their turning points 4–6 bandwidths apart.
     func longHillBandwidth(
         _ series: ElevationSeries, model: NoiseModel, left: ((Double) -> Double)? = nil
-    ) -> (bandwidth: Double, left: Double) {
-        let (wide, wideLeft) = riskMinimizingBandwidth(
-            series, model: model, upTo: max(longHillSmoothingMeters, maximumSmoothingMeters))
-        guard wide > maximumSmoothingMeters else { return (wide, wideLeft) }
+    ) -> (bandwidth: Double, left: Double, smoothed: [Double]?) {
+        let walk = leastRiskBandwidths(series, model: model, upTo: max(longHillSmoothingMeters, maximumSmoothingMeters))
+        let (wide, wideLeft) = walk.least
+        guard wide > maximumSmoothingMeters else { return (wide, wideLeft, nil) }
         let smoothed = Self.smooth(series, bandwidth: wide)
         let noise = left?(wide) ?? wideLeft
         let turns = Self.extremes(smoothed, threshold: whiteThresholdPerNoise * noise)
         let x = series.distances
         var gaps = zip(turns.dropFirst(), turns).map { x[$0] - x[$1] }.sorted()
         if gaps.isEmpty { gaps = [x[x.count - 1] - x[0]] }
-        if gaps[gaps.count / 2] >= longHillTurnsPerBandwidth * wide { return (wide, wideLeft) }
-        return riskMinimizingBandwidth(series, model: model)
+        if gaps[gaps.count / 2] >= longHillTurnsPerBandwidth * wide { return (wide, wideLeft, smoothed) }
+        return (walk.withinMaximum.0, walk.withinMaximum.1, nil)
     }
 
     /// The bandwidth, among the mean fix spacing times powers of √2 up to `maximum` (by default
@@ -1194,21 +1197,34 @@ public struct AscentMethod: Hashable, Sendable {
     func riskMinimizingBandwidth(
         _ series: ElevationSeries, model: NoiseModel, runs: [Range<Int>]? = nil, upTo maximum: Double? = nil
     ) -> (Double, Double) {
+        leastRiskBandwidths(series, model: model, runs: runs, upTo: maximum).least
+    }
+
+    /// The walk of ``riskMinimizingBandwidth(_:model:runs:upTo:)``: the bandwidth of least risk among all it tried,
+    /// and among those up to ``maximumSmoothingMeters`` (what the walk stopped there gives), each with the white noise
+    /// it leaves.
+    func leastRiskBandwidths(
+        _ series: ElevationSeries, model: NoiseModel, runs: [Range<Int>]? = nil, upTo maximum: Double? = nil
+    ) -> (least: (Double, Double), withinMaximum: (Double, Double)) {
         let spacing = Self.meanSpacing(series, dropoutRatio: dropoutSpacingRatio)
         // For white noise, no smoothing is a candidate too: its risk is σ𝑤², and it leaves σ𝑤.
         let unsmoothed = model.correlated == 0 ? model.white * model.white : Double.infinity
         var best = (bandwidth: 0.0, risk: unsmoothed, residual: model.white)
+        var within = best
         var rises = 0
         var previous = Double.infinity
         var bandwidth = spacing
         while bandwidth <= (maximum ?? maximumSmoothingMeters) && rises < 2 {
             let estimate = Self.smoothingRisk(series, bandwidth: bandwidth, model: model, runs: runs)
             if estimate.risk < best.risk { best = (bandwidth, estimate.risk, estimate.residual) }
+            if bandwidth <= maximumSmoothingMeters && estimate.risk < within.risk {
+                within = (bandwidth, estimate.risk, estimate.residual)
+            }
             rises = estimate.risk > previous ? rises + 1 : 0
             previous = estimate.risk
             bandwidth *= 2.0.squareRoot()
         }
-        return (best.bandwidth, best.residual)
+        return ((best.bandwidth, best.residual), (within.bandwidth, within.residual))
     }
 
     /// The fixes the smoother's risk is counted on by default: at most about 10,000 (10 evenly placed runs of
