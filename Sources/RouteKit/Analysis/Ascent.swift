@@ -77,25 +77,25 @@ public struct AscentDescent: Hashable, Sendable {
 ///    the bandwidth grows with the short-range noise σₛ, the noise s at the lag ``noiseScaleMeters``:
 ///    ``smoothingPerNoiseMeter`` × σₛ + ``smoothingPerSquaredNoise`` × σₛ² metres, capped at
 ///    ``maximumSmoothingMeters``. Exact elevations are not smoothed.
-/// 3. **Hysteresis.** Climbing is counted from a low point only once the smoothed profile has risen a
-///    threshold above it, and likewise for descents; then the whole rise counts, from the low point to the
-///    next high point. For white noise the threshold is ``whiteThresholdPerNoise`` × σ′, σ′ the noise the
-///    chosen smoother leaves (σ𝑤 times the root of the sum of its squared weights), lowered to
-///    ``terrainSwingThresholdPerNoise`` × σ′ where Rice's formula shows the swings past it to be the terrain's.
-///    Either way the tops and bottoms of hills get back what the smoother and the fixes' gaps take, less what the
-///    noise adds there (see ``hillExtreme(_:smoothed:at:sign:bandwidth:left:most:)``), and a swing that the
-///    corrected extremes bring under the threshold is dropped. Where Rice's formula shows the swings to be the
-///    noise's (see ``swingsAreNoise(_:turns:series:bandwidth:left:)``), the extremes on long flat stretches too, the
-///    least or greatest of many values of smoothed noise, are moved back by the expected extreme of that noise (see
-///    ``correctedExtremes(_:turns:series:threshold:bandwidth:left:flatStretches:)``), and a swing that the corrected
-///    extremes bring under ``correctedSwingPerNoise`` × σ′ is dropped as the noise's. For slow noise fitted jointly,
-///    the threshold is ``whiteThresholdPerNoise`` times the noise the smoother leaves under the fitted covariance
-///    (the root of wᵀΣw, w its weights). For slow noise under ``slowNoiseModelMeters`` it is ``thresholdPerNoise``
-///    × σ′, σ′ being σ over the square root of the number of independent fixes within 2.5 bandwidths, one per twice
-///    the correlation length (the lag at which s² reaches half of σ²), per ``independenceMeters`` or per fix,
-///    whichever is longest: slow noise thus gets a threshold that its swings do not reach. Swings smaller than the
-///    threshold are treated as noise. With exact elevations the threshold is 0 and the result is the plain sum of the
-///    rises.
+/// 3. **Hysteresis.** Climbing is counted from a low point only once the smoothed profile has risen a threshold above
+///    it, and likewise for descents; then the whole rise counts, from the low point to the next high point. For white
+///    noise the threshold is ``whiteThresholdPerNoise`` × σ′, σ′ the noise the chosen smoother leaves (σ𝑤 times the
+///    root of the sum of its squared weights), lowered to ``terrainSwingThresholdPerNoise`` × σ′ where Rice's formula
+///    shows the swings past it to be the terrain's. Either way the tops and bottoms of hills get back what the smoother
+///    and the fixes' gaps take, less what the noise adds there (see
+///    ``hillExtreme(_:smoothed:at:sign:bandwidth:left:most:)``); where the swings are the terrain's, a swing that the
+///    corrected extremes bring under the threshold is dropped. Where Rice's formula shows the swings to be the noise's
+///    (see ``swingsAreNoise(_:turns:series:bandwidth:left:)``), the extremes on long flat stretches too, the least or
+///    greatest of many values of smoothed noise, are moved back by the expected extreme of that noise (see
+///    ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)``), and a swing that the
+///    corrected extremes bring under ``correctedSwingPerNoise`` × σ′ is dropped as the noise's. For slow noise fitted
+///    jointly, the threshold is ``whiteThresholdPerNoise`` times the noise the smoother leaves under the fitted
+///    covariance (the root of wᵀΣw, w its weights). For slow noise under ``slowNoiseModelMeters`` it is
+///    ``thresholdPerNoise`` × σ′, σ′ being σ over the square root of the number of independent fixes within 2.5
+///    bandwidths, one per twice the correlation length (the lag at which s² reaches half of σ²), per
+///    ``independenceMeters`` or per fix, whichever is longest: slow noise thus gets a threshold that its swings do not
+///    reach. Swings smaller than the threshold are treated as noise. With exact elevations the threshold is 0 and the
+///    result is the plain sum of the rises.
 ///
 /// Points without elevation never enter (they are not zeros). The result reports σ, the bandwidth and the
 /// threshold used, so that a user can see why two tools disagree. When the elevations are known to be
@@ -143,8 +143,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// the lowest and highest of many values on long flat stretches, which differ that much more often:
     /// measured about twice in 15 km on a barometer's flat tracks (Rice's formula gives at most 4 % of the
     /// smoothed noise's crossings of its mean). For white noise, where those swings are the noise's, the
-    /// extremes are corrected for it instead, which takes most of such a swing's height (see
-    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:flatStretches:)``); where they are the
+    /// extremes on long flat stretches are moved back instead, which takes most of such a swing's height (see
+    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)``); where they are the
     /// terrain's, the ascent is counted from ``terrainSwingThresholdPerNoise`` × σ′.
     public var whiteThresholdPerNoise: Double = 5
     /// For white noise where Rice's formula shows the swings past ``whiteThresholdPerNoise`` × σ′ to be the
@@ -154,15 +154,17 @@ public struct AscentMethod: Hashable, Sendable {
     /// too: between 4σ′ and 5σ′ the noise swings about N·(e^(−2) − e^(−25/8)), 9 % of its N crossings of its mean,
     /// each under 5σ′. Over the tables of `scripts/ascent-eval` and its random draws 0–5: 62 → 59 misses, none new.
     public var terrainSwingThresholdPerNoise: Double = 4
-    /// A fixed hysteresis threshold in metres instead of the automatic one.
+    /// A fixed hysteresis threshold in metres instead of the automatic one (the extremes are then counted as
+    /// the smoothed profile shows them, not corrected for the noise).
     public var thresholdMeters: Double? = nil
     /// Where the extremes on long flat stretches are corrected for white noise (see
-    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:flatStretches:)``), the swing between two corrected
-    /// extremes, in units of the noise σ′ the smoother leaves, under which it is the noise's and dropped. A spurious
-    /// swing past 5σ′ on a flat stretch runs between extremes of smoothed noise, each moved back by about 2σ′ where its
-    /// stretch is long, and keeps a σ′ or two; a real one keeps all but the noise left at its ends (σ′ or less each). A
-    /// barometer with fixes 5–15 m apart on flat terrain, seed 1004 (eight spurious extremes): +2.1 % → +1.9 % at 2σ′,
-    /// +1.1 % at 5σ′, where white GPS noise on small steep hills lost real swings (worst −7.2 % → −8.9 %).
+    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)``), the swing between two
+    /// corrected extremes, in units of the noise σ′ the smoother leaves, under which it is the noise's and dropped. A
+    /// spurious swing past 5σ′ on a flat stretch runs between extremes of smoothed noise, each moved back by about 2σ′
+    /// where its stretch is long, and keeps a σ′ or two; a real one keeps all but the noise left at its ends (σ′ or
+    /// less each). A barometer with fixes 5–15 m apart on flat terrain, seed 1004 (eight spurious extremes): +2.1 % →
+    /// +1.9 % at 2σ′, +1.1 % at 5σ′, where white GPS noise on small steep hills lost real swings (worst −7.2 % →
+    /// −8.9 %).
     public var correctedSwingPerNoise: Double = 2
     /// How far the residuals at a lag may depart from Gaussian before terrain is taken to show in them: the
     /// 90th percentile of their absolute values may exceed the Gaussian's ratio to the median by this share,
@@ -217,8 +219,9 @@ public struct AscentMethod: Hashable, Sendable {
         analyze(series).result
     }
 
-    /// Ascent and descent of `series`, with the smoothed elevations they were counted on (for white noise, between
-    /// extremes corrected: see ``correctedExtremes(_:turns:series:threshold:bandwidth:left:flatStretches:)``).
+    /// Ascent and descent of `series`, with the smoothed elevations they were counted on (for white noise, counted
+    /// between corrected extremes: see
+    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)``).
     package func analyze(_ series: ElevationSeries) -> (result: AscentDescent, smoothed: [Double]) {
         let (result, smoothed, _, _) = analyzeCounting(series)
         return (result, smoothed)
@@ -346,7 +349,7 @@ public struct AscentMethod: Hashable, Sendable {
         if let correction {
             let corrected = Self.correctedExtremes(
                 smoothed, turns: turns, series: series, threshold: threshold, bandwidth: bandwidth,
-                left: correction.left, flatStretches: correction.flatStretches)
+                left: correction.left, correctingFlatStretches: correction.flatStretches)
             // A swing that its corrected extremes bring under `correctedSwingPerNoise` × σ′ is the noise's where the
             // flat extremes were moved back; elsewhere one brought under the threshold.
             if correction.flatStretches { swing = correctedSwingPerNoise * correction.left }
@@ -370,9 +373,9 @@ public struct AscentMethod: Hashable, Sendable {
     /// handful of swings (a barometer: σ′ of 0.1 m, hills far above it); not where the terrain's swings crowd
     /// the threshold (3 m of GPS noise on hills of 2–10 m). Where they are the noise's, the extremes on long flat
     /// stretches are corrected for it too (see
-    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:flatStretches:)``), which takes most of a spurious
-    /// swing's height; the higher threshold only measures: it would drop real swings between the two (3–5 m hills on
-    /// long climbs, 0.5–0.7 m after smoothing).
+    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)``), which takes most of a
+    /// spurious swing's height; the higher threshold only measures: it would drop real swings between the two (3–5 m
+    /// hills on long climbs, 0.5–0.7 m after smoothing).
     func swingsAreNoise(
         _ smoothed: [Double], turns: [Int], series: ElevationSeries, bandwidth: Double, left: Double
     ) -> Bool {
@@ -402,8 +405,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// costs nothing; the ascent is made at the extremes, where it flattens hills of a few metres over
     /// 100–150 m (a cosine of wavelength λ keeps (1 + ω²b²/2)·e^(−ω²b²/2) of its amplitude, ω = 2π/λ: for
     /// λ = 100 m, 0.89 at 17 m and 0.97 at 12 m). A narrower smoother leaves more noise, whose flat extremes
-    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:flatStretches:)`` takes off. On long lines the
-    /// risk is counted around evenly spread turning points, at most about ``turningPointFixes`` fixes, as
+    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)`` takes off. On long lines
+    /// the risk is counted around evenly spread turning points, at most about ``turningPointFixes`` fixes, as
     /// ``smoothingRisk(_:bandwidth:model:)`` counts it on about 10,000. Also gives the profile smoothed at
     /// `bandwidth` when that stays the choice (nil otherwise). The bandwidths tried go up to `maximum` (by default
     /// ``maximumSmoothingMeters``); `smoothed` is the profile smoothed at `bandwidth`, where the caller has it.
@@ -515,21 +518,22 @@ public struct AscentMethod: Hashable, Sendable {
     /// values on the stretch around it that stays within `threshold` of it: at a hill's top or a hollow's bottom a
     /// stretch of one extreme, whose noise is one value's, but on a long flat stretch between hills the least of many
     /// values of smoothed noise (measured −0.20 m, about 2.3σ′, at the lows on a barometer's flat tracks, against
-    /// +0.04 m at the tops). Such a stretch shows more than one local extreme of its kind, each parted from the next
-    /// by a turn back of σ′/2 (on a hill's slope the noise cannot turn the smoothed profile: its slope, σ′/(√2·b), is
-    /// far below the hill's; the ripples a smoother leaves on elevations rounded to whole metres are smaller than
-    /// σ′/2, and their rounding is the same all along a flat top, not many values); there the extreme is moved back
-    /// by σ′ times the expected greatest of n independent standard normal values, n = 1 + L/ℓ for a stretch of length
-    /// L (only with `flatStretches`: where the swings are the terrain's, such stretches are its turns back, and
-    /// stay). ℓ = 1.05 b is the length per independent value that gives the smoothed noise's rate of rising past 2σ′ by
-    /// Rice's formula (e^(−2)·√(55/54)/2πb, against (1 − Φ(2))/ℓ; ``smoothedNoiseFrequency``); the 1.5 b of a plain
-    /// Gaussian moving average left the flat extremes 0.25σ′ too far out on a barometer's flat tracks. Two real tops
-    /// within the threshold of each other, parted by a dip of more than σ′/2, are moved back as noise's would be.
-    /// An extreme with a single local extreme in its stretch (a hill's top or a hollow's bottom) is the smoothed
-    /// curve's own, which three things move (see ``hillExtreme(_:smoothed:at:sign:bandwidth:left:most:)``).
+    /// +0.04 m at the tops). Such a stretch shows more than one local extreme of its kind, each parted from the next by
+    /// a turn back of σ′/2 (on a hill's slope the noise cannot turn the smoothed profile: its slope, σ′/(√2·b), is far
+    /// below the hill's; the ripples a smoother leaves on elevations rounded to whole metres are smaller than σ′/2, and
+    /// their rounding is the same all along a flat top, not many values); there the extreme is moved back by σ′ times
+    /// the expected greatest of n independent standard normal values, n = 1 + L/ℓ for a stretch of length L (only with
+    /// `correctingFlatStretches`: where the swings are the terrain's, such stretches are its turns back, and stay).
+    /// ℓ = 1.05 b is the length per independent value that gives the smoothed noise's rate of rising past 2σ′ by Rice's
+    /// formula (e^(−2)·√(55/54)/2πb, against (1 − Φ(2))/ℓ; ``smoothedNoiseFrequency``); the 1.5 b of a plain Gaussian
+    /// moving average left the flat extremes 0.25σ′ too far out on a barometer's flat tracks. Two real tops within the
+    /// threshold of each other, parted by a dip of more than σ′/2, are moved back as noise's would be (with
+    /// `correctingFlatStretches`). An extreme with a single local extreme in its stretch (a hill's top or a hollow's
+    /// bottom) is the smoothed curve's own, which three things move (see
+    /// ``hillExtreme(_:smoothed:at:sign:bandwidth:left:most:)``).
     static func correctedExtremes(
         _ e: [Double], turns: [Int], series: ElevationSeries, threshold: Double, bandwidth: Double, left: Double,
-        flatStretches: Bool = true
+        correctingFlatStretches: Bool
     ) -> [Double] {
         guard turns.count >= 2, bandwidth > 0 else { return turns.map { e[$0] } }
         let x = series.distances
@@ -555,7 +559,7 @@ public struct AscentMethod: Hashable, Sendable {
             var height = e[i]
             let most = left * expectedMaximum(of: 1 + (x[c] - x[a]) / (independentValueLength * bandwidth))
             if count >= 2 {
-                if flatStretches { height -= sign * most }
+                if correctingFlatStretches { height -= sign * most }
             } else if i > 0 && i < e.count - 1 {
                 height = hillExtreme(
                     series, smoothed: e, at: i, sign: sign, bandwidth: bandwidth, left: left, most: most)
