@@ -266,10 +266,7 @@ public struct AscentMethod: Hashable, Sendable {
                     && (!grewPastFirstLag || model.length > measured.shortestLag)
             {
                 white = false
-                let (bandwidth, _, smoothed) = longHillBandwidth(series, model: model) {
-                    Self.leftNoise(series, bandwidth: $0, model: model)
-                }
-                slow = (bandwidth, Self.leftNoise(series, bandwidth: bandwidth, model: model), smoothed)
+                slow = longHillBandwidth(series, model: model) { Self.leftNoise(series, bandwidth: $0, model: model) }
                 noiseMeters = (model.white * model.white + model.correlated * model.correlated).squareRoot()
             } else if !white {
                 // Slow noise under `slowNoiseModelMeters` (the rule of thumb's), but the walk up the lags may
@@ -1166,35 +1163,37 @@ public struct AscentMethod: Hashable, Sendable {
     }
 
     /// The bandwidth of least estimated risk under noise of `model` (see
-    /// ``riskMinimizingBandwidth(_:model:runs:upTo:)``) up to ``longHillSmoothingMeters`` where the turning points
-    /// that smoother shows (past ``whiteThresholdPerNoise`` times the noise it leaves, the line's ends among them) lie
-    /// at least ``longHillTurnsPerBandwidth`` bandwidths apart in the median (the upper one of an even count; the
-    /// line's length where it shows fewer than two), and otherwise up to ``maximumSmoothingMeters``; with the white
-    /// noise that smoother leaves. `left` gives the noise a bandwidth leaves where it is not white (by default the
-    /// risk's own estimate, for white noise); and the profile smoothed at the wider bandwidth where it is taken (nil
-    /// otherwise). Noise shrinks only slowly under a wider smoother where it is slow or
-    /// strong, and on a few low hills kilometres long, 150 m left so much of it that its own swings on the long flat
-    /// stretches were counted: GPS noise of 2.5 m correlated over 50 m plus 0.9 m white, in whole metres every
-    /// 5–5.7 m, on hills of 6.7–24 m over 6.5–15 km, had a median absolute error of 23 % (worst 43 %), and 12 %
-    /// (worst 41 %) where 172–487 m are taken; white noise of 6.7 m on one or two cones of 2.4–8.8 m over 8–15 km,
-    /// 55 % (worst 87 %), and 10.5 % (worst 58 %) at about 550 m. A raised cosine of wavelength λ keeps
-    /// (1 + x)·e^(−x) of its height under bandwidth b, x = 2π²b²/λ²: turning points 8 bandwidths apart (λ = 16 b)
-    /// keep 99.7 %. On hills closer than that the wider smoother takes more than it gives: cones 25–90 m high over
-    /// 0.7–1.5 km went from −11 to −17 % in the median at 213 m, their turning points 4–6 bandwidths apart.
+    /// ``riskMinimizingBandwidth(_:model:runs:upTo:)``) up to ``longHillSmoothingMeters`` where the turning points that
+    /// smoother shows (past ``whiteThresholdPerNoise`` times the noise it leaves, the line's ends among them) lie at
+    /// least ``longHillTurnsPerBandwidth`` bandwidths apart in the median (the upper one of an even count; the line's
+    /// length where it shows fewer than two), and otherwise up to ``maximumSmoothingMeters``; with the noise that
+    /// smoother leaves (the risk's own estimate, for white noise; `left` gives it where the noise is not white, for the
+    /// gate's threshold too) and the profile smoothed at the wider bandwidth where it is taken (nil otherwise). Noise
+    /// shrinks only slowly under a wider smoother where it is slow or strong, and on a few low hills kilometres long,
+    /// 150 m left so much of it that its own swings on the long flat stretches were counted: GPS noise of 2.5 m
+    /// correlated over 50 m plus 0.9 m white, in whole metres every 5–5.7 m, on hills of 6.7–24 m over 6.5–15 km, had a
+    /// median absolute error of 23 % (worst 43 %), and 12 % (worst 41 %) where 172–487 m are taken; white noise of
+    /// 6.7 m on one or two cones of 2.4–8.8 m over 8–15 km, 55 % (worst 87 %), and 10.5 % (worst 58 %) at about 550 m.
+    /// A raised cosine of wavelength λ keeps (1 + x)·e^(−x) of its height under bandwidth b, x = 2π²b²/λ²: turning
+    /// points 8 bandwidths apart (λ = 16 b) keep 99.7 %. On hills closer than that the wider smoother takes more than
+    /// it gives: cones 25–90 m high over 0.7–1.5 km went from −11 to −17 % in the median at 213 m, their turning points
+    /// 4–6 bandwidths apart.
     func longHillBandwidth(
         _ series: ElevationSeries, model: NoiseModel, left: ((Double) -> Double)? = nil
     ) -> (bandwidth: Double, left: Double, smoothed: [Double]?) {
         let walk = leastRiskBandwidths(series, model: model, upTo: max(longHillSmoothingMeters, maximumSmoothingMeters))
-        let (wide, wideLeft) = walk.least
+        // The noise a bandwidth leaves: `left`'s, or the walk's own estimate of it.
+        func leaves(_ choice: (Double, Double)) -> Double { left?(choice.0) ?? choice.1 }
+        let wide = walk.least.0
+        let wideLeft = leaves(walk.least)
         guard wide > maximumSmoothingMeters else { return (wide, wideLeft, nil) }
         let smoothed = Self.smooth(series, bandwidth: wide)
-        let noise = left?(wide) ?? wideLeft
-        let turns = Self.extremes(smoothed, threshold: whiteThresholdPerNoise * noise)
+        let turns = Self.extremes(smoothed, threshold: whiteThresholdPerNoise * wideLeft)
         let x = series.distances
         var gaps = zip(turns.dropFirst(), turns).map { x[$0] - x[$1] }.sorted()
         if gaps.isEmpty { gaps = [x[x.count - 1] - x[0]] }
         if gaps[gaps.count / 2] >= longHillTurnsPerBandwidth * wide { return (wide, wideLeft, smoothed) }
-        return (walk.withinMaximum.0, walk.withinMaximum.1, nil)
+        return (walk.withinMaximum.0, leaves(walk.withinMaximum), nil)
     }
 
     /// The bandwidth, among the mean fix spacing times powers of √2 up to `maximum` (by default
