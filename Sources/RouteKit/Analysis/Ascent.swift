@@ -95,7 +95,9 @@ public struct AscentDescent: Hashable, Sendable {
 ///    bandwidths, one per twice the correlation length (the lag at which s² reaches half of σ²), per
 ///    ``independenceMeters`` or per fix, whichever is longest: slow noise thus gets a threshold that its swings do not
 ///    reach. Swings smaller than the threshold are treated as noise. With exact elevations the threshold is 0 and the
-///    result is the plain sum of the rises.
+///    result is the plain sum of the rises; on a lattice (rounded to a quantum, nothing else read as noise), between
+///    the extremes read from where the steps between levels fall where those tell them better than the levels do (see
+///    ``steppedExtremes(_:turns:quantum:)``).
 ///
 /// Points without elevation never enter (they are not zeros). The result reports σ, the bandwidth and the
 /// threshold used, so that a user can see why two tools disagree. When the elevations are known to be
@@ -351,6 +353,12 @@ public struct AscentMethod: Hashable, Sendable {
             // flat extremes were moved back; elsewhere one brought under the threshold.
             if correction.flatStretches { swing = correctedSwingPerNoise * correction.left }
             counted = Self.extremes(corrected, threshold: swing).map { (index: turns[$0], height: corrected[$0]) }
+        } else if bandwidth == 0 && threshold == 0 && smoothingMeters == nil && thresholdMeters == nil,
+            let quantum = Self.latticeQuantum(series)
+        {
+            // Exact elevations rounded to a lattice: the extremes read from where the steps fall.
+            let heights = Self.steppedExtremes(series, turns: turns, quantum: quantum)
+            counted = Self.extremes(heights, threshold: 0).map { (index: turns[$0], height: heights[$0]) }
         }
         let (up, down) = Self.risesAndFalls(counted.map(\.height))
         let result = AscentDescent(
@@ -565,6 +573,78 @@ public struct AscentMethod: Hashable, Sendable {
         }
         return heights
     }
+
+    /// The heights of the extremes `turns` of exact elevations rounded to a lattice of `quantum` (q), read from where
+    /// the steps between levels fall, not from the levels alone. Smooth terrain so rounded steps once for each level it
+    /// crosses, and a rounded top's width at each level below it (from the step on one side to the step on the other,
+    /// each placed halfway between the fixes it falls between) tells how far the top lies past its level: a top H −
+    /// C|d|^p, on a slope or not, has widths whose p-th power falls linearly to 0 at H (p = 2 for a rounded top, 1 for
+    /// a cone's tip). At each extreme, the widths at the three levels below a top (above a bottom) are fitted with p of
+    /// 1, 1.5 or 2, the one whose widths fall most nearly linearly, and give its height where it lies within q/2 of its
+    /// level. Only where the steps of the second and third levels lie at least ``steppedExtremeGaps`` gaps apart on
+    /// each side: where the steps fall is then known far better than the rounding, and this test does not choose by the
+    /// top's own rounding (a test of the fit's own error would: a fit is surest where the top lies far past its level,
+    /// and taking back only rounding that way biases the sum). Elsewhere (small hills, sparse fixes, a turn back within
+    /// three levels, the line's ends) an extreme keeps its level, whose rounding is unbiased. What the steps cannot
+    /// tell: a flat top or floor between straight flanks reads as a cone's tip and is moved out (by up to q/2), and so
+    /// is, by less, a smooth foot that meets a straight grade (0.25 m in a case measured, where its level was 0.05 m
+    /// off).
+    static func steppedExtremes(_ series: ElevationSeries, turns: [Int], quantum q: Double) -> [Double] {
+        let e = series.elevations
+        let x = series.distances
+        // The first three steps away from the plateau of fix `i` in `direction` (−1, +1) for an extreme of `sign`, each
+        // with the gap between the fixes it falls between; nil where the line ends or turns back first.
+        func steps(from i: Int, sign: Double, direction: Int) -> [(at: Double, gap: Double)]? {
+            var j = i
+            var found: [(at: Double, gap: Double)] = []
+            while found.count < 3 {
+                let next = j + direction
+                guard next >= 0 && next < e.count else { return nil }
+                let levels = sign * (e[j] - e[next]) / q
+                guard levels > -0.5 else { return nil }
+                let n = Int(levels.rounded())
+                for k in 0..<min(n, 3 - found.count) {
+                    found.append((x[j] + (x[next] - x[j]) * (Double(k) + 0.5) / Double(n), abs(x[next] - x[j])))
+                }
+                j = next
+            }
+            return found
+        }
+        return turns.enumerated().map { k, i in
+            guard k > 0, k + 1 < turns.count else { return e[i] }
+            let sign: Double = e[i] > e[turns[k + 1]] ? 1 : -1
+            guard let before = steps(from: i, sign: sign, direction: -1),
+                let after = steps(from: i, sign: sign, direction: 1)
+            else { return e[i] }
+            let widths = zip(before, after).map { $1.at - $0.at }
+            let gaps = [before[1].gap, before[2].gap, after[1].gap, after[2].gap]
+            guard gaps.max()! * steppedExtremeGaps <= (widths[2] - widths[1]) / 2 else { return e[i] }
+            // Widths to the p-th power against the depth of each step below the level, (m + 1/2)q: a line whose root
+            // lies t past the level.
+            let depths = [0.5 * q, 1.5 * q, 2.5 * q]
+            var best: (misfit: Double, past: Double)? = nil
+            for p in [1.0, 1.5, 2.0] {
+                let y = widths.map { $0.power(p) }
+                let (meanD, meanY) = (depths.reduce(0, +) / 3, y.reduce(0, +) / 3)
+                let slope =
+                    zip(depths, y).reduce(0.0) { $0 + ($1.0 - meanD) * ($1.1 - meanY) }
+                    / depths.reduce(0.0) { $0 + ($1 - meanD) * ($1 - meanD) }
+                guard slope > 0 else { continue }
+                let intercept = meanY - slope * meanD
+                let misfit = zip(depths, y).reduce(0.0) {
+                    let r = ($1.1 - intercept - slope * $1.0) / $1.1
+                    return $0 + r * r
+                }
+                if best == nil || misfit < best!.misfit { best = (misfit, intercept / slope) }
+            }
+            guard let past = best?.past, abs(past) <= q / 2 else { return e[i] }
+            return e[i] + sign * past
+        }
+    }
+
+    /// How many of the gaps around them the steps of the second and third levels below a rounded top must lie
+    /// apart on each side for ``steppedExtremes(_:turns:quantum:)`` to read the top from them.
+    static let steppedExtremeGaps = 10.0
 
     /// √(λ₂/λ₀)·b of white noise smoothed by the local quadratic with Gaussian weights of σ b: its equivalent kernel
     /// in the interior, (3 − u²)/2·φ(u), has ∫K′²/∫K² = 55/54 (a plain Gaussian moving average: 1/2). By Rice's

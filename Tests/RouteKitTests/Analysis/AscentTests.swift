@@ -197,6 +197,56 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(abs(result.ascentMeters - truth) / truth < 0.01, "\(result.ascentMeters) vs \(truth)")
     }
 
+    @Test func roundedTopsAreReadFromWhereTheStepsFall() throws {
+        // Exact terrain in whole metres, a fix every 4–6 m: waves 20.35 m high and 6 km long, whose tops and bottoms
+        // lie up to 0.45 m from their levels. The widths between the steps on either side give them back.
+        let terrain: (Double) -> Double = { x in 400 + 20.35 * sin(2 * .pi * x / 6_000 + 0.3) }
+        var random = SeededRandom(state: 5)
+        let s = fixes(length: 15_000, spacing: 4...6, random: &random) { x, _ in terrain(x).rounded() }
+        let e = s.elevations
+        let turns = AscentMethod.extremes(e, threshold: 0)
+        let heights = AscentMethod.steppedExtremes(s, turns: turns, quantum: 1)
+        try #require(turns.count == 7, "turns \(turns)")
+        for k in 1..<6 {
+            // A top at 420.35 (level 420), a bottom at 379.65 (level 380).
+            let terrains = k % 2 == 1 ? 420.35 : 379.65
+            #expect(abs(heights[k] - terrains) < 0.05, "\(k): \(heights[k]) for \(terrains), level \(e[turns[k]])")
+        }
+        #expect(heights[0] == e[turns[0]] && heights[6] == e[turns[6]], "the line's ends keep their levels")
+        // The ascent counts them: nearer the terrain's than the plain sum of the rounded elevations.
+        let truth = trueAscent(terrain, length: s.distances[s.count - 1])
+        let plain = zip(e, e.dropFirst()).reduce(0.0) { $0 + max(0, $1.1 - $1.0) }
+        let result = AscentMethod.standard.ascentDescent(of: s)
+        #expect(abs(result.ascentMeters - truth) < abs(plain - truth) - 0.5, "\(result.ascentMeters), plain \(plain)")
+        // Elevations declared exact keep the plain sum of their rises.
+        #expect(abs(AscentMethod.exact.ascentDescent(of: s).ascentMeters - plain) < 1e-9)
+    }
+
+    @Test func aConesTipIsReadFromWhereTheStepsFall() {
+        // A cone's tip at 430.35 m between straight flanks of 1 %, in whole metres, a fix every 4–6 m: the widths
+        // between the steps fall linearly with the depth (p = 1) and meet at the tip, where a parabola would not.
+        var random = SeededRandom(state: 6)
+        let s = fixes(length: 6_000, spacing: 4...6, random: &random) { x, _ in
+            (430.35 - 0.01 * abs(x - 3_000)).rounded()
+        }
+        let turns = AscentMethod.extremes(s.elevations, threshold: 0)
+        let heights = AscentMethod.steppedExtremes(s, turns: turns, quantum: 1)
+        #expect(turns.count == 3 && abs(heights[1] - 430.35) < 0.05, "\(turns.map { s.elevations[$0] }) → \(heights)")
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func smallRoundedHillsOnSparseFixesKeepTheirLevels(seed: UInt64) {
+        // Hills of 2–8 m over 100–300 m in whole metres, a fix every 10–12 m: a level or two a hill, their steps a
+        // few gaps apart. Where the steps fall is known no better than the rounding, and the extremes keep their
+        // levels: the ascent is the plain sum of the rounded elevations.
+        var random = SeededRandom(state: seed)
+        let terrain = hills(&random, count: 40, heights: 2...8, lengths: 100...300)
+        let s = fixes(length: 15_000, spacing: 10...12, random: &random) { x, _ in terrain(x).rounded() }
+        let turns = AscentMethod.extremes(s.elevations, threshold: 0)
+        let heights = AscentMethod.steppedExtremes(s, turns: turns, quantum: 1)
+        #expect(heights == turns.map { s.elevations[$0] })
+    }
+
     @Test(arguments: [UInt64(1), 2, 3, 4, 5])
     func curvatureAtTheShortestLagIsNotReadAsNoise(seed: UInt64) {
         // Hills of 6–11 m over 112–209 m, eleven a kilometre, in whole metres, a fix every 9.5–12 m: the chords of
