@@ -617,6 +617,8 @@ public struct AscentMethod: Hashable, Sendable {
                 let after = steps(from: i, sign: sign, direction: 1)
             else { return e[i] }
             let widths = zip(before, after).map { $1.at - $0.at }
+            // Widths that do not grow away from the extreme (fixes at one distance) tell nothing of its shape.
+            guard widths[0] > 0, widths[1] > widths[0], widths[2] > widths[1] else { return e[i] }
             let gaps = [before[1].gap, before[2].gap, after[1].gap, after[2].gap]
             guard gaps.max()! * steppedExtremeGaps <= (widths[2] - widths[1]) / 2 else { return e[i] }
             // Widths to the p-th power against the depth of each step below the level, (m + 1/2)q: a line whose root

@@ -234,6 +234,24 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(turns.count == 3 && abs(heights[1] - 430.35) < 0.05, "\(turns.map { s.elevations[$0] }) → \(heights)")
     }
 
+    @Test func roundedExtremesWithoutWidthsKeepTheirLevels() {
+        // A low cone in whole metres, a fix every 5 m, with one fix a level above its top between two at the same
+        // distance (a recording that repeats a point): the steps on either side of that top fall at one place, its
+        // width there is 0, and the fit would read the top from a width it cannot have. It keeps its level.
+        var s = ElevationSeries()
+        for k in 0...400 {
+            let x = Double(k) * 5
+            if k == 200 {
+                for e in [429.0, 430, 429] { s.append(distance: x, elevation: e) }
+            } else {
+                s.append(distance: x, elevation: (429.4 - 0.002 * abs(x - 1_000)).rounded())
+            }
+        }
+        let turns = AscentMethod.extremes(s.elevations, threshold: 0)
+        let heights = AscentMethod.steppedExtremes(s, turns: turns, quantum: 1)
+        #expect(turns.count == 3 && heights == turns.map { s.elevations[$0] }, "\(heights)")
+    }
+
     @Test(arguments: [UInt64(1), 2, 3])
     func smallRoundedHillsOnSparseFixesKeepTheirLevels(seed: UInt64) {
         // Hills of 2–8 m over 100–300 m in whole metres, a fix every 10–12 m: a level or two a hill, their steps a
