@@ -354,11 +354,12 @@ public struct AscentMethod: Hashable, Sendable {
             if correction.flatStretches { swing = correctedSwingPerNoise * correction.left }
             counted = Self.extremes(corrected, threshold: swing).map { (index: turns[$0], height: corrected[$0]) }
         } else if bandwidth == 0 && threshold == 0 && smoothingMeters == nil && thresholdMeters == nil,
-            let quantum = Self.latticeQuantum(series)
+            let quantum = measured.quantum
         {
-            // Exact elevations rounded to a lattice: the extremes read from where the steps fall.
+            // Exact elevations rounded to a lattice: the extremes read from where the steps fall. An extreme moves
+            // by at most q/2 and only with three levels to the next, so they still alternate as the levels did.
             let heights = Self.steppedExtremes(series, turns: turns, quantum: quantum)
-            counted = Self.extremes(heights, threshold: 0).map { (index: turns[$0], height: heights[$0]) }
+            counted = zip(turns, heights).map { (index: $0, height: $1) }
         }
         let (up, down) = Self.risesAndFalls(counted.map(\.height))
         let result = AscentDescent(
@@ -892,6 +893,9 @@ public struct AscentMethod: Hashable, Sendable {
         /// lattice (see ``AscentMethod/measuredElevations(_:)``); nil where the residuals measured are the ones to
         /// read.
         var tailCopies: [ElevationSeries]? = nil
+        /// The quantum the elevations are rounded to, when they lie on a lattice (see
+        /// ``AscentMethod/latticeQuantum(_:)``).
+        var quantum: Double? = nil
 
         /// The absolute deviations whose tails tell terrain from noise at `lag`: those of the residuals of
         /// ``tailCopies``, or `deviations` (those of the residuals measured, as
@@ -953,7 +957,8 @@ public struct AscentMethod: Hashable, Sendable {
         let spacing = Self.meanStep(series, upTo: limit)
         let lag = max(shortestNoiseLagMeters, spacing)
         var measured = MeasuredElevations(copies: [series], offset: 0, shortestLag: lag, dropouts: dropouts)
-        guard let q = Self.latticeQuantum(series), let s = Self.residualScale(series, lag: lag, dropouts: dropouts)
+        measured.quantum = Self.latticeQuantum(series)
+        guard let q = measured.quantum, let s = Self.residualScale(series, lag: lag, dropouts: dropouts)
         else { return measured }
         if q * q / 12 >= s * s / 2 {
             measured.offset = q * q / 12
@@ -984,7 +989,7 @@ public struct AscentMethod: Hashable, Sendable {
             // Measured on the copies with rounding and dither taken off, the rest of s² at most the rounding's
             // q²/12: rounding at least half of s², as above.
             let onCopies = MeasuredElevations(
-                copies: dithered, offset: q * q / 6, shortestLag: lag, dropouts: dropouts)
+                copies: dithered, offset: q * q / 6, shortestLag: lag, dropouts: dropouts, quantum: q)
             if let residuals = Self.residuals(dithered, lag: lag, dropouts: dropouts)?.values,
                 onCopies.variance(residuals) <= q * q / 12
             {
