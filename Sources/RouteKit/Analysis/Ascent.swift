@@ -368,27 +368,34 @@ public struct AscentMethod: Hashable, Sendable {
         return (result, smoothed, counted, swing)
     }
 
-    /// Whether the swings of white noise past the threshold ``whiteThresholdPerNoise`` × σ′ are the noise's,
-    /// σ′ the noise the smoother of `bandwidth` leaves. By Rice's formula the smoothed noise rises through its mean
-    /// N = L·√(λ₂/λ₀)/2π times over a line of length L (λ₂/λ₀ = 55/54b² for the local quadratic: see
-    /// ``smoothedNoiseFrequency``; 1/2b² for a plain Gaussian moving average, 30 % fewer), and passes from −t/2 to
-    /// +t/2 about N·e^(−t²/8σ′²) times: a spurious swing of about t each, which a threshold of σ′√(8 ln(N/α))
-    /// would leave to α = 0.5 on the whole line. The terrain's swings between the two thresholds are estimated as those
-    /// just above the higher one (up to twice it, less the noise's α), spread evenly. The swings are the noise's
-    /// when its expected ones between the two are more than three times the terrain's: an estimate from a
-    /// handful of swings (a barometer: σ′ of 0.1 m, hills far above it); not where the terrain's swings crowd
-    /// the threshold (3 m of GPS noise on hills of 2–10 m). Where they are the noise's, the extremes on long flat
-    /// stretches are corrected for it too (see
-    /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)``), which takes most of a
-    /// spurious swing's height; the higher threshold only measures: it would drop real swings between the two (3–5 m
-    /// hills on long climbs, 0.5–0.7 m after smoothing).
+    /// Whether the swings of white noise past the threshold ``whiteThresholdPerNoise`` × σ′ are the noise's, σ′ the
+    /// noise the smoother of `bandwidth` leaves. By Rice's formula the smoothed noise rises through its mean
+    /// N = L·√(λ₂/λ₀)/2π times over a length L (λ₂/λ₀ = 55/54b² for the local quadratic: see
+    /// ``smoothedNoiseFrequency``; 1/2b² for a plain Gaussian moving average, 30 % fewer), and passes from −t/2 to +t/2
+    /// about N·e^(−t²/8σ′²) times: a spurious swing of about t each, which a threshold of σ′√(8 ln(N/α)) would leave to
+    /// α = 0.5 on the whole line. L is the length of the stretches where the noise can turn the line back: where the
+    /// smoothed profile changes by less than t over ``noiseRiseLength`` (on a climb it changes by more, and the noise
+    /// only ripples the slope), not the whole line's, which on hilly tracks put the noise's swings where there are none
+    /// and took small hills past t for noise. The terrain's swings between the two thresholds are estimated as those
+    /// just above the higher one (up to twice it, less the noise's α), spread evenly. The swings are the noise's when
+    /// its expected ones between the two are more than three times the terrain's: an estimate from a handful of swings
+    /// (a barometer: σ′ of 0.1 m, hills far above it); not where the terrain's swings crowd the threshold (3 m of GPS
+    /// noise on hills of 2–10 m). Where they are the noise's, the extremes on long flat stretches are corrected for it
+    /// too (see ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)``), which takes
+    /// most of a spurious swing's height; the higher threshold only measures: it would drop real swings between the two
+    /// (3–5 m hills on long climbs, 0.5–0.7 m after smoothing).
     func swingsAreNoise(
         _ smoothed: [Double], turns: [Int], series: ElevationSeries, bandwidth: Double, left: Double
     ) -> Bool {
         let threshold = whiteThresholdPerNoise * left
         guard bandwidth > 0, left > 0 else { return false }
         let spurious = 0.5
-        let length = series.distances[series.count - 1] - series.distances[0]
+        let x = series.distances
+        let rise = Self.noiseRiseLength * bandwidth
+        var length = 0.0
+        for j in 1..<x.count where abs(smoothed[j] - smoothed[j - 1]) * rise < threshold * (x[j] - x[j - 1]) {
+            length += x[j] - x[j - 1]
+        }
         let crossings = length * Self.smoothedNoiseFrequency / (2 * Double.pi * bandwidth)
         guard crossings > spurious else { return false }
         let raised = left * (8 * Glibc.log(crossings / spurious)).squareRoot()
@@ -653,6 +660,14 @@ public struct AscentMethod: Hashable, Sendable {
     /// in the interior, (3 − u²)/2·φ(u), has ∫K′²/∫K² = 55/54 (a plain Gaussian moving average: 1/2). By Rice's
     /// formula the smoothed noise rises through a level u·σ′ e^(−u²/2)·√(55/54)/2πb times per metre.
     static let smoothedNoiseFrequency = (55.0 / 54).squareRoot()
+
+    /// The length, in bandwidths, over which white noise smoothed by the local quadratic rises from its mean to a
+    /// crest: a quarter of its mean period between rises through the mean (2π/``smoothedNoiseFrequency``), 1.56. Where
+    /// the terrain changes by more than a threshold over it, the noise cannot turn the smoothed line back by that much
+    /// (see ``swingsAreNoise(_:turns:series:bandwidth:left:)``). Half the period, the whole rise from trough to crest,
+    /// counts too little of the line: over the tables and the random draws 0–7, three families (barometers and white
+    /// GPS on small hills) took the noise's swings for the terrain's there and counted them.
+    static let noiseRiseLength = Double.pi / (2 * smoothedNoiseFrequency)
 
     /// The length per independent value of white noise smoothed at bandwidth 1 that gives its rate of rising past
     /// 2σ′ (e^(−2)·``smoothedNoiseFrequency``/2π) as (1 − Φ(2))/ℓ: 1.05.

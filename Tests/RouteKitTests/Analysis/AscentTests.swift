@@ -437,6 +437,28 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(errors.corrected - errors.plain > 0.005 * errors.count, "mean \(errors.corrected / errors.count)")
     }
 
+    @Test func swingsOnAClimbingLineAreWeighedAgainstTheNoiseOfItsFlatStretchesOnly() {
+        // Two hills of 2.5 m over 200 m on the first kilometre of flat ground, then 14 km more, flat or climbing at
+        // 6 %; smoothed, σ′ 0.3 m at a bandwidth of 20 m (a threshold of 5σ′, 1.5 m). On 15 km of flat line Rice's
+        // formula expects about 5 spurious swings past 1.5 m, and three swings of 2.5 m are too few to be the
+        // terrain's. On the climb the line changes by 1.9 m over the noise's rise (1.56 bandwidths), and the noise
+        // cannot turn it back by 1.5 m there: only the first kilometre counts, where under one swing past 1.5 m is
+        // expected, so the same three swings are the terrain's.
+        let method = AscentMethod.standard
+        func swingsAreNoise(grade: Double) -> Bool {
+            let x = stride(from: 0.0, through: 15_000, by: 5).map { $0 }
+            let e = x.map { x in
+                400 + bump(x, centre: 300, length: 200, height: 2.5) + bump(x, centre: 700, length: 200, height: 2.5)
+                    + grade * max(0, x - 1_000)
+            }
+            let series = ElevationSeries(distances: x, elevations: e)
+            let turns = AscentMethod.extremes(e, threshold: method.whiteThresholdPerNoise * 0.3)
+            return method.swingsAreNoise(e, turns: turns, series: series, bandwidth: 20, left: 0.3)
+        }
+        #expect(swingsAreNoise(grade: 0))
+        #expect(!swingsAreNoise(grade: 0.06))
+    }
+
     @Test func flatStretchesStayWhereTheSwingsAreTheTerrains() throws {
         // A hill of 10 m between two flat stretches of ripples 0.1 m high, every 5 m: the lows there are each the
         // least of many local extremes within the threshold, parted by more than σ′/2. Where the swings are the
