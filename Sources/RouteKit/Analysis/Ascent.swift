@@ -393,8 +393,9 @@ public struct AscentMethod: Hashable, Sendable {
         let x = series.distances
         let rise = Self.noiseRiseLength * bandwidth
         var length = 0.0
-        for j in 1..<x.count where abs(smoothed[j] - smoothed[j - 1]) * rise < threshold * (x[j] - x[j - 1]) {
-            length += x[j] - x[j - 1]
+        for j in x.indices.dropFirst() {
+            let gap = x[j] - x[j - 1]
+            if abs(smoothed[j] - smoothed[j - 1]) * rise < threshold * gap { length += gap }
         }
         let crossings = length * Self.smoothedNoiseFrequency / (2 * Double.pi * bandwidth)
         guard crossings > spurious else { return false }
