@@ -393,6 +393,7 @@ public struct AscentMethod: Hashable, Sendable {
         let x = series.distances
         let rise = Self.noiseRiseLength * bandwidth
         var length = 0.0
+        // The slope over each gap, times the rise, against the threshold (multiplied out: a gap of 0 adds nothing).
         for j in x.indices.dropFirst() {
             let gap = x[j] - x[j - 1]
             if abs(smoothed[j] - smoothed[j - 1]) * rise < threshold * gap { length += gap }
@@ -665,9 +666,10 @@ public struct AscentMethod: Hashable, Sendable {
     /// The length, in bandwidths, over which white noise smoothed by the local quadratic rises from its mean to a
     /// crest: a quarter of its mean period between rises through the mean (2π/``smoothedNoiseFrequency``), 1.56. Where
     /// the terrain changes by more than a threshold over it, the noise cannot turn the smoothed line back by that much
-    /// (see ``swingsAreNoise(_:turns:series:bandwidth:left:)``). Half the period, the whole rise from trough to crest,
-    /// counts too little of the line: over the tables and the random draws 0–7, three families (barometers and white
-    /// GPS on small hills) took the noise's swings for the terrain's there and counted them.
+    /// (see ``swingsAreNoise(_:turns:series:bandwidth:left:)``). π, about half the period (the whole rise from trough
+    /// to crest), counts too little of the line: over the tables and the random draws 0–7, three families (two
+    /// barometers, and white GPS noise on near-flat cones) took the noise's swings for the terrain's there and counted
+    /// them.
     static let noiseRiseLength = Double.pi / (2 * smoothedNoiseFrequency)
 
     /// The length per independent value of white noise smoothed at bandwidth 1 that gives its rate of rising past

@@ -442,8 +442,8 @@ struct SeededRandom: RandomNumberGenerator {
         // 6 %; smoothed, σ′ 0.3 m at a bandwidth of 20 m (a threshold of 5σ′, 1.5 m). On 15 km of flat line Rice's
         // formula expects about 5 spurious swings past 1.5 m, and three swings of 2.5 m are too few to be the
         // terrain's. On the climb the line changes by 1.9 m over the noise's rise (1.56 bandwidths), and the noise
-        // cannot turn it back by 1.5 m there: only the first kilometre counts, where under one swing past 1.5 m is
-        // expected, so the same three swings are the terrain's.
+        // cannot turn it back by 1.5 m there: only the first kilometre counts, where 0.35 spurious swings past 1.5 m
+        // are expected, under α = 0.5 (Rice's threshold falls below 5σ′), so the swings are the terrain's.
         let method = AscentMethod.standard
         func swingsAreNoise(grade: Double) -> Bool {
             let x = stride(from: 0.0, through: 15_000, by: 5).map { $0 }
