@@ -446,7 +446,7 @@ struct SeededRandom: RandomNumberGenerator {
         // are expected, under α = 0.5 (Rice's threshold falls below 5σ′), so the swings are the terrain's.
         let method = AscentMethod.standard
         func swingsAreNoise(grade: Double) -> Bool {
-            let x = stride(from: 0.0, through: 15_000, by: 5).map { $0 }
+            let x = Array(stride(from: 0.0, through: 15_000, by: 5))
             let e = x.map { x in
                 400 + bump(x, centre: 300, length: 200, height: 2.5) + bump(x, centre: 700, length: 200, height: 2.5)
                     + grade * max(0, x - 1_000)
