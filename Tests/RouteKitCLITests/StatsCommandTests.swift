@@ -116,5 +116,30 @@ import Testing
         #expect(threshold.status == 64)
         #expect(threshold.standardError.contains("--threshold takes metres from 0 to 10000"))
         #expect(try CLI.run(["stats", "/nonexistent.gpx"]).status == 66)
+        for bad in ["4,x", "-1", "1,2,3,4", "", "4,30,", "20000"] {
+            let noise = try CLI.run(["stats", "--noise", bad, "a.gpx"])
+            #expect(noise.status == 64, "--noise \(bad)")
+            #expect(noise.standardError.contains("--noise takes SIGMA (white noise), SIGMA,CORR"), "--noise \(bad)")
+        }
+    }
+
+    @Test func aKnownNoiseReplacesTheEstimate() throws {
+        let file = CLI.fixture("gpx10.gpx")
+        let estimated = try CLI.run(["stats", "--format", "json", file])
+        let given = try CLI.run(["stats", "--format", "json", "--noise", "4m,30m,0.5m", file])
+        #expect(estimated.status == 0 && given.status == 0)
+        // 4 m correlated and 0.5 m white: √16.25 m in all.
+        #expect(given.standardOutput.contains("\"elevation_noise_m\":4.031"))
+        #expect(!estimated.standardOutput.contains("\"elevation_noise_m\":4.031"))
+        let table = try CLI.run(["stats", "--noise", "0.3", file])
+        #expect(table.standardOutput.contains("Ascent: elevation noise given as ±0.30 m; smoothed over"))
+        // No noise: every rise counts, as with --smoothing 0 --threshold 0.
+        let none = try CLI.run(["stats", "--noise", "0", file])
+        #expect(
+            none.standardOutput.contains("Ascent: every rise counted, as for exact elevations; elevation noise given"))
+        let exact = try CLI.run(["stats", "--smoothing", "0", "--threshold", "0", file])
+        #expect(
+            none.standardOutput.split(separator: "\n").first { $0.contains("gpx10") }
+                == exact.standardOutput.split(separator: "\n").first { $0.contains("gpx10") })
     }
 }

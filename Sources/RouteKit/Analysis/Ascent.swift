@@ -25,6 +25,31 @@ public struct AscentDescent: Hashable, Sendable {
     }
 }
 
+/// Elevation noise as ``AscentMethod`` models it: white (independent from fix to fix) plus exponentially
+/// correlated (e^(−d/L) between fixes d metres apart), each given by its standard deviation in metres.
+public struct ElevationNoise: Hashable, Sendable {
+    /// The white part's standard deviation, metres.
+    public var whiteMeters: Double
+    /// The correlated part's standard deviation, metres.
+    public var correlatedMeters: Double
+    /// The correlated part's correlation length L, metres.
+    public var correlationMeters: Double
+
+    public init(whiteMeters: Double = 0, correlatedMeters: Double = 0, correlationMeters: Double = 0) {
+        self.whiteMeters = whiteMeters
+        self.correlatedMeters = correlatedMeters
+        self.correlationMeters = correlationMeters
+    }
+
+    /// Whether there is a correlated part: a standard deviation and a length, both above 0.
+    public var isCorrelated: Bool { correlatedMeters > 0 && correlationMeters > 0 }
+
+    /// The whole noise's standard deviation, metres.
+    public var totalMeters: Double {
+        isCorrelated ? (whiteMeters * whiteMeters + correlatedMeters * correlatedMeters).squareRoot() : whiteMeters
+    }
+}
+
 /// How ascent and descent are computed from noisy elevations: noise-adaptive smoothing followed by
 /// hysteresis. Every step is a named parameter; `automatic` values are derived from the data.
 ///
@@ -159,6 +184,13 @@ public struct AscentMethod: Hashable, Sendable {
     /// A fixed hysteresis threshold in metres instead of the automatic one (the extremes are then counted as
     /// the smoothed profile shows them, not corrected for the noise).
     public var thresholdMeters: Double? = nil
+    /// The elevation noise, when it is known beforehand (a device's measured noise), instead of the estimate from
+    /// the data: the bandwidth and threshold follow from it as from a noise read from the lags (white noise: the
+    /// bandwidth of least estimated risk and the corrected extremes; correlated noise: the bandwidth of least risk
+    /// under its covariance, whatever its size), and no noise at all counts every rise, as for exact elevations.
+    /// The noise read from the lags cannot always be told from the terrain (slow noise, dense small hills); with it
+    /// known, what is left is only what a smoother and a threshold can do with that noise.
+    public var knownNoise: ElevationNoise? = nil
     /// Where the extremes on long flat stretches are corrected for white noise (see
     /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)``), the swing between two
     /// corrected extremes, in units of the noise σ′ the smoother leaves, under which it is the noise's and dropped. A
@@ -213,8 +245,12 @@ public struct AscentMethod: Hashable, Sendable {
         return method
     }()
 
-    /// Whether this method takes the elevations as exact: neither smoothing nor a threshold.
-    public var takesElevationsAsExact: Bool { smoothingMeters == 0 && thresholdMeters == 0 }
+    /// Whether this method takes the elevations as exact: neither smoothing nor a threshold, or a known noise of 0
+    /// with neither set otherwise.
+    public var takesElevationsAsExact: Bool {
+        (smoothingMeters ?? 0) == 0 && (thresholdMeters ?? 0) == 0
+            && (smoothingMeters != nil && thresholdMeters != nil || knownNoise?.totalMeters == 0)
+    }
 
     /// Ascent and descent of `series`.
     public func ascentDescent(of series: ElevationSeries) -> AscentDescent {
@@ -237,7 +273,13 @@ public struct AscentMethod: Hashable, Sendable {
     ) -> (result: AscentDescent, smoothed: [Double], counted: [(index: Int, height: Double)], swing: Double) {
         guard series.count >= 2 else { return (AscentDescent(), series.elevations, [], 0) }
         let measured = measuredElevations(series)
-        var noise = estimateNoise(measured)
+        var noise =
+            knownNoise.map {
+                Noise(
+                    sigma: $0.totalMeters, shortSigma: $0.totalMeters,
+                    correlationMeters: $0.isCorrelated ? $0.correlationMeters : measured.shortestLag,
+                    whiteSigma: $0.whiteMeters)
+            } ?? estimateNoise(measured)
         // White noise: the bandwidth of least estimated risk, and the noise that smoother leaves.
         var white =
             noise.sigma > 0 && noise.whiteSigma * noise.whiteSigma >= whiteNoiseShare * noise.sigma * noise.sigma
@@ -251,7 +293,16 @@ public struct AscentMethod: Hashable, Sendable {
         // 78 m lie) as much as white noise with terrain above it. The fit tells: noise correlated over longer than
         // the first lag, at least `slowNoiseModelMeters` of it, is slow; otherwise it stays white.
         let grewPastFirstLag = white && noise.halfAtFirstLag
-        if noise.sigma > 0 && smoothingMeters == nil, let fit = fitNoiseModel(measured) {
+        if let knownNoise, knownNoise.isCorrelated {
+            // Correlated noise known beforehand: the bandwidth of least risk under its covariance.
+            white = false
+            if smoothingMeters == nil {
+                let model = NoiseModel(
+                    white: knownNoise.whiteMeters, correlated: knownNoise.correlatedMeters,
+                    length: knownNoise.correlationMeters)
+                slow = longHillBandwidth(series, model: model) { Self.leftNoise(series, bandwidth: $0, model: model) }
+            }
+        } else if knownNoise == nil && noise.sigma > 0 && smoothingMeters == nil, let fit = fitNoiseModel(measured) {
             let model = fit.model
             // White at the first lags, where the walk stopped, but slow noise past them (see
             // ``slowNoiseBehindWhite(_:)``).

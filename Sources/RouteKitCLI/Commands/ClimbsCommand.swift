@@ -58,6 +58,10 @@ struct ClimbsCommand: Command {
             .value(
                 "--smoothing", name: "METRES", help: "Smoothing bandwidth instead of the automatic one (0: none).",
                 parse: OptionValues.metres, into: \.method.smoothingMeters),
+            .value(
+                "--noise", name: "SPEC",
+                help: "Elevation noise SIGMA[,CORR[,WHITE]] in metres instead of the estimate (see stats).",
+                parse: OptionValues.noise, into: \.method.knownNoise),
         ]
             + DEMOptions.options(\.dem) + [
                 DEMOptions.strict(sets: \.strict),

@@ -84,6 +84,10 @@ struct ProfileCommand: Command {
                 "--threshold", name: "METRES",
                 help: "Hysteresis threshold for the ascent instead of the automatic one.",
                 parse: OptionValues.metres, into: \.method.thresholdMeters),
+            .value(
+                "--noise", name: "SPEC",
+                help: "Elevation noise SIGMA[,CORR[,WHITE]] in metres instead of the estimate (see stats).",
+                parse: OptionValues.noise, into: \.method.knownNoise),
         ]
             + DEMOptions.options(\.dem) + [
                 DEMOptions.strict(sets: \.strict),

@@ -73,6 +73,15 @@ struct StatsCommand: Command {
                     every rise.
                     """,
                 parse: OptionValues.metres, into: \.method.thresholdMeters),
+            .value(
+                "--noise", name: "SPEC",
+                help: """
+                    The elevation noise, when it is known, instead of the estimate from the
+                    data: SIGMA (metres of white noise, a barometer: 0.3), SIGMA,CORR (SIGMA
+                    correlated over CORR metres, GPS: 4,30) or SIGMA,CORR,WHITE (with WHITE
+                    metres of white noise beside it: 4,30,0.5). 0 counts every rise.
+                    """,
+                parse: OptionValues.noise, into: \.method.knownNoise),
         ]
             + DEMOptions.options(\.dem) + [
                 DEMOptions.strict(sets: \.strict),
@@ -116,7 +125,8 @@ struct StatsCommand: Command {
         switch format {
         case .table:
             StatsFormatter.table(
-                rows, total: total, dem: model, exact: dem.method(method).takesElevationsAsExact, into: &buffer)
+                rows, total: total, dem: model, exact: dem.method(method).takesElevationsAsExact,
+                noiseGiven: model == nil && method.knownNoise != nil, into: &buffer)
         case .json: StatsFormatter.json(files: inputs, rows, total: total, dem: model, into: &buffer)
         case .csv: StatsFormatter.csv(rows, total: total, into: &buffer)
         }

@@ -168,9 +168,11 @@ enum StatsFormatter {
     // MARK: Table
 
     /// The table, with a footer on how the numbers were made; `exact` when the ascent was counted with the settings
-    /// for exact elevations (a DEM, or `--smoothing 0 --threshold 0`).
+    /// for exact elevations (a DEM, `--smoothing 0 --threshold 0` or `--noise 0`), `noiseGiven` when the noise was
+    /// given (`--noise`) rather than estimated.
     static func table(
-        _ rows: [Row], total: TrackStatistics, dem: DEMUse? = nil, exact: Bool = false, into b: inout ByteBuffer
+        _ rows: [Row], total: TrackStatistics, dem: DEMUse? = nil, exact: Bool = false, noiseGiven: Bool = false,
+        into b: inout ByteBuffer
     ) {
         let header = [
             "Track", "Points", "Length", "Ascent", "Descent", "Elevation", "Duration", "Moving",
@@ -201,8 +203,10 @@ enum StatsFormatter {
             ClimbsFormatter.lines(row.stats.climbs, into: &b)
         }
         if let a = rows.max(by: { $0.stats.points < $1.stats.points })?.stats.ascent {
-            let noise = "elevation noise estimated at ±\(DecimalText.fixed(a.noiseMeters, decimals: 2)) m"
-            // Exact elevations (a DEM, or --smoothing 0 --threshold 0): nothing smoothed or ignored.
+            let noise =
+                "elevation noise \(noiseGiven ? "given as" : "estimated at") ±"
+                + "\(DecimalText.fixed(a.noiseMeters, decimals: 2)) m"
+            // Exact elevations (a DEM, --smoothing 0 --threshold 0 or --noise 0): nothing smoothed or ignored.
             let counting =
                 exact && a.smoothingMeters == 0 && a.thresholdMeters == 0
                 ? "every rise counted, as for exact elevations; \(noise)"

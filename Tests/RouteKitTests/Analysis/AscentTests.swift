@@ -697,13 +697,7 @@ struct SeededRandom: RandomNumberGenerator {
         // slow noise's s² grow no faster than noise can, it was read as 6–10 m of slow noise and lost 49–57 % of the
         // ascent; white, 3 m and −6 … −10 %.
         var random = SeededRandom(state: seed)
-        let waves = (1...150).map { k in
-            (2 * Double.pi * Double(k) / 15_000, pow(Double(k), -1.2), Double.random(in: 0..<(2 * .pi), using: &random))
-        }
-        let scale = 60 / (waves.reduce(0) { $0 + $1.1 * $1.1 } / 2).squareRoot()
-        let terrain: (Double) -> Double = { x in
-            waves.reduce(400) { $0 + scale * $1.1 * sin($1.0 * x + $1.2) }
-        }
+        let terrain = fractalRelief(&random)
         let s = fixes(length: 15_000, spacing: 1...5, random: &random) { x, random in
             terrain(x) + 3 * random.gaussian()
         }
@@ -711,6 +705,62 @@ struct SeededRandom: RandomNumberGenerator {
         let result = AscentMethod.standard.ascentDescent(of: s)
         #expect(result.noiseMeters < 3.5, "noise estimate \(result.noiseMeters)")
         #expect(abs(result.ascentMeters - truth) / truth < 0.15, "\(result.ascentMeters) vs \(truth)")
+    }
+
+    /// Fractal relief over 15 km: a standard deviation of 60 m, the harmonics of 15 km down to 100 m at random
+    /// phases, their amplitudes as the frequency to the power −(H + 1/2) (H = 0.7).
+    func fractalRelief(_ random: inout SeededRandom) -> (Double) -> Double {
+        let waves = (1...150).map { k in
+            (2 * Double.pi * Double(k) / 15_000, pow(Double(k), -1.2), Double.random(in: 0..<(2 * .pi), using: &random))
+        }
+        let scale = 60 / (waves.reduce(0) { $0 + $1.1 * $1.1 } / 2).squareRoot()
+        return { x in waves.reduce(400) { $0 + scale * $1.1 * sin($1.0 * x + $1.2) } }
+    }
+
+    /// ``fractalRelief(_:)`` under GPS noise of 4 m correlated over 30 m (AR(1), fixes every 1–5 m) plus 0.5 m
+    /// white: the lags cannot tell this noise from the relief, whose s² grows as slow noise's does over every lag the
+    /// walk measures.
+    func slowNoiseOnFractalRelief(seed: UInt64) -> (ElevationSeries, Double) {
+        var random = SeededRandom(state: seed)
+        let terrain = fractalRelief(&random)
+        var noise = 4 * random.gaussian()
+        var last = 0.0
+        let s = fixes(length: 15_000, spacing: 1...5, random: &random) { x, random in
+            let rho = exp(-(x - last) / 30)
+            noise = rho * noise + (1 - rho * rho).squareRoot() * 4 * random.gaussian()
+            last = x
+            return terrain(x) + noise + 0.5 * random.gaussian()
+        }
+        return (s, trueAscent(terrain, length: 15_000))
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func aKnownCorrelatedNoiseSetsTheSmootherInsteadOfTheEstimate(seed: UInt64) {
+        let (s, truth) = slowNoiseOnFractalRelief(seed: seed)
+        var method = AscentMethod.standard
+        method.knownNoise = ElevationNoise(whiteMeters: 0.5, correlatedMeters: 4, correlationMeters: 30)
+        let known = method.ascentDescent(of: s)
+        #expect(abs(known.noiseMeters - 16.25.squareRoot()) < 1e-9)
+        // The smoother of least risk under that covariance: tens of metres, not the hundreds that the noise read
+        // from the lags asks for (17 m correlated over 545 m, on the evaluation's relief, which lost 75 % of the
+        // ascent). Most of this relief's ascent is in rises of a metre or two, under the threshold still: with the
+        // noise known the evaluation's tracks lose 26–37 %.
+        #expect(known.smoothingMeters > 10 && known.smoothingMeters < 100, "bandwidth \(known.smoothingMeters)")
+        #expect(known.ascentMeters > 0.55 * truth && known.ascentMeters < truth, "\(known.ascentMeters) vs \(truth)")
+    }
+
+    @Test func aKnownWhiteNoiseIsCountedAsTheSameNoiseEstimated() {
+        // A barometer's elevations, its noise estimated at σ: given σ beforehand, the same smoother, threshold and
+        // ascent.
+        let (s, _) = series(noise: 0.3, seed: 1)
+        let estimated = AscentMethod.standard.ascentDescent(of: s)
+        var method = AscentMethod.standard
+        method.knownNoise = ElevationNoise(whiteMeters: estimated.noiseMeters)
+        #expect(method.ascentDescent(of: s) == estimated)
+        // And no noise at all counts every rise of the noisy line, as exact elevations are counted.
+        method.knownNoise = ElevationNoise()
+        #expect(method.takesElevationsAsExact)
+        #expect(method.ascentDescent(of: s).ascentMeters == AscentMethod.exact.ascentDescent(of: s).ascentMeters)
     }
 
     @Test(arguments: [UInt64(2), 11, 13, 15, 38])
