@@ -123,23 +123,57 @@ import Testing
         }
     }
 
+    /// 3 km of a hill of 40 m, a fix every 5 m, with white noise of 0.3 m (the sum of four uniform values from a
+    /// fixed linear congruential sequence, so the file is the same on every run).
+    static func noisyHill() -> String {
+        var gpx = "<gpx><trk><name>Noisy hill</name><trkseg>"
+        var state: UInt64 = 1
+        func uniform() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        for k in 0...600 {
+            let x = Double(k) * 5
+            let scatter = 0.3 * (uniform() + uniform() + uniform() + uniform() - 2) * 3.0.squareRoot()
+            let e = 300 + 20 * (1 - cos(2 * Double.pi * x / 3_000)) + scatter
+            gpx += "<trkpt lat=\"\(46 + x / 111_150)\" lon=\"14\"><ele>\(e)</ele></trkpt>"
+        }
+        return gpx + "</trkseg></trk></gpx>"
+    }
+
     @Test func aKnownNoiseReplacesTheEstimate() throws {
-        let file = CLI.fixture("gpx10.gpx")
-        let estimated = try CLI.run(["stats", "--format", "json", file])
-        let given = try CLI.run(["stats", "--format", "json", "--noise", "4m,30m,0.5m", file])
-        #expect(estimated.status == 0 && given.status == 0)
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("hill.gpx").path
+        try Data(Self.noisyHill().utf8).write(to: URL(fileURLWithPath: file))
+        func numbers(_ options: [String]) throws -> (ascent: Double, noise: Double) {
+            let run = try CLI.run(["stats", "--format", "json"] + options + [file])
+            #expect(run.status == 0, "\(options)")
+            let parsed = try #require(
+                try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+            let total = try #require(parsed["total"] as? [String: Any])
+            return (try #require(total["ascent_m"] as? Double), try #require(total["elevation_noise_m"] as? Double))
+        }
+        let estimated = try numbers([])
         // 4 m correlated and 0.5 m white: √16.25 m in all.
-        #expect(given.standardOutput.contains("\"elevation_noise_m\":4.031"))
-        #expect(!estimated.standardOutput.contains("\"elevation_noise_m\":4.031"))
+        let given = try numbers(["--noise", "4m,30m,0.5m"])
+        #expect(given.noise == 4.031 && estimated.noise != 4.031)
+        // No noise: every rise of the scatter counts, as with --smoothing 0 --threshold 0, far past the hill's 40 m.
+        let plain = try numbers(["--smoothing", "0", "--threshold", "0"])
+        #expect(try numbers(["--noise", "0"]) == (plain.ascent, 0))
+        #expect(plain.ascent > 100 && abs(estimated.ascent - 40) < 2, "\(plain) \(estimated)")
+        // Noise far above the scatter smooths more and counts no more than the hill.
+        let loud = try numbers(["--noise", "3"])
+        #expect(loud.noise == 3 && loud.ascent <= 41, "\(loud)")
+        // A correlation length of 0 is white noise.
+        #expect(try numbers(["--noise", "3,0"]) == loud)
         let table = try CLI.run(["stats", "--noise", "0.3", file])
         #expect(table.standardOutput.contains("Ascent: elevation noise given as ±0.30 m; smoothed over"))
-        // No noise: every rise counts, as with --smoothing 0 --threshold 0.
         let none = try CLI.run(["stats", "--noise", "0", file])
         #expect(
             none.standardOutput.contains("Ascent: every rise counted, as for exact elevations; elevation noise given"))
-        let exact = try CLI.run(["stats", "--smoothing", "0", "--threshold", "0", file])
-        #expect(
-            none.standardOutput.split(separator: "\n").first { $0.contains("gpx10") }
-                == exact.standardOutput.split(separator: "\n").first { $0.contains("gpx10") })
+        let decimalComma = try CLI.run(["stats", "--noise", "0,3", file])
+        #expect(decimalComma.status == 64)
+        #expect(decimalComma.standardError.contains("use a point: 0.3, not 0,3"))
     }
 }

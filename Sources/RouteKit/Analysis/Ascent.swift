@@ -28,26 +28,26 @@ public struct AscentDescent: Hashable, Sendable {
 /// Elevation noise as ``AscentMethod`` models it: white (independent from fix to fix) plus exponentially
 /// correlated (e^(−d/L) between fixes d metres apart), each given by its standard deviation in metres.
 public struct ElevationNoise: Hashable, Sendable {
-    /// The white part's standard deviation, metres.
+    /// The white part's standard deviation, metres (at least 0).
     public var whiteMeters: Double
-    /// The correlated part's standard deviation, metres.
+    /// The correlated part's standard deviation, metres (at least 0); without a correlation length it is white.
     public var correlatedMeters: Double
-    /// The correlated part's correlation length L, metres.
-    public var correlationMeters: Double
+    /// The correlated part's correlation length L, metres (at least 0; 0: no correlated part, it is white).
+    public var correlationLengthMeters: Double
 
-    public init(whiteMeters: Double = 0, correlatedMeters: Double = 0, correlationMeters: Double = 0) {
+    /// Noise of `whiteMeters` white and `correlatedMeters` correlated over `correlationLengthMeters`, each at
+    /// least 0 (the default: no noise, exact elevations).
+    public init(whiteMeters: Double = 0, correlatedMeters: Double = 0, correlationLengthMeters: Double = 0) {
         self.whiteMeters = whiteMeters
         self.correlatedMeters = correlatedMeters
-        self.correlationMeters = correlationMeters
+        self.correlationLengthMeters = correlationLengthMeters
     }
 
     /// Whether there is a correlated part: a standard deviation and a length, both above 0.
-    public var isCorrelated: Bool { correlatedMeters > 0 && correlationMeters > 0 }
+    public var isCorrelated: Bool { correlatedMeters > 0 && correlationLengthMeters > 0 }
 
     /// The whole noise's standard deviation, metres.
-    public var totalMeters: Double {
-        isCorrelated ? (whiteMeters * whiteMeters + correlatedMeters * correlatedMeters).squareRoot() : whiteMeters
-    }
+    public var totalMeters: Double { (whiteMeters * whiteMeters + correlatedMeters * correlatedMeters).squareRoot() }
 }
 
 /// How ascent and descent are computed from noisy elevations: noise-adaptive smoothing followed by
@@ -74,7 +74,8 @@ public struct ElevationNoise: Hashable, Sendable {
 ///    of s² at the shortest lag have q²/12 taken off every s² (here and in the joint fit below): rounded smooth
 ///    terrain steps only where the terrain crosses a step, never back and forth, so it is not noise to smooth;
 ///    where other noise dominates, it makes the rounding errors white like itself, and they stay (on dense
-///    fixes, s is measured through dither: see ``measuredElevations(_:)``).
+///    fixes, s is measured through dither: see ``measuredElevations(_:)``). A noise known beforehand
+///    (``knownNoise``) is taken as it is given instead.
 /// 2. **Smoothing.** The elevations are smoothed by local quadratic regression with Gaussian weights over distance
 ///    (not over point count, so uneven spacing does not matter; a parabola keeps hilltops at their height where a
 ///    moving average would flatten them). The noise is modelled as white plus exponentially correlated: its white
@@ -187,9 +188,11 @@ public struct AscentMethod: Hashable, Sendable {
     /// The elevation noise, when it is known beforehand (a device's measured noise), instead of the estimate from
     /// the data: the bandwidth and threshold follow from it as from a noise read from the lags (white noise: the
     /// bandwidth of least estimated risk and the corrected extremes; correlated noise: the bandwidth of least risk
-    /// under its covariance, whatever its size), and no noise at all counts every rise, as for exact elevations.
-    /// The noise read from the lags cannot always be told from the terrain (slow noise, dense small hills); with it
-    /// known, what is left is only what a smoother and a threshold can do with that noise.
+    /// under its covariance, whatever its size), and no noise at all counts every rise, as exact elevations are
+    /// counted (on a lattice, between the extremes read from where the steps fall: see
+    /// ``steppedExtremes(_:turns:quantum:)``). The noise read from the lags cannot always be told from the terrain
+    /// (slow noise, dense small hills); with it known, what is left is only what a smoother and a threshold can do
+    /// with that noise.
     public var knownNoise: ElevationNoise? = nil
     /// Where the extremes on long flat stretches are corrected for white noise (see
     /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)``), the swing between two
@@ -249,7 +252,7 @@ public struct AscentMethod: Hashable, Sendable {
     /// with neither set otherwise.
     public var takesElevationsAsExact: Bool {
         (smoothingMeters ?? 0) == 0 && (thresholdMeters ?? 0) == 0
-            && (smoothingMeters != nil && thresholdMeters != nil || knownNoise?.totalMeters == 0)
+            && ((smoothingMeters != nil && thresholdMeters != nil) || knownNoise?.totalMeters == 0)
     }
 
     /// Ascent and descent of `series`.
@@ -273,12 +276,12 @@ public struct AscentMethod: Hashable, Sendable {
     ) -> (result: AscentDescent, smoothed: [Double], counted: [(index: Int, height: Double)], swing: Double) {
         guard series.count >= 2 else { return (AscentDescent(), series.elevations, [], 0) }
         let measured = measuredElevations(series)
+        // A noise given beforehand is not estimated (a correlated part without a length is white).
         var noise =
             knownNoise.map {
                 Noise(
-                    sigma: $0.totalMeters, shortSigma: $0.totalMeters,
-                    correlationMeters: $0.isCorrelated ? $0.correlationMeters : measured.shortestLag,
-                    whiteSigma: $0.whiteMeters)
+                    sigma: $0.totalMeters, shortSigma: $0.totalMeters, correlationMeters: measured.shortestLag,
+                    whiteSigma: $0.isCorrelated ? $0.whiteMeters : $0.totalMeters)
             } ?? estimateNoise(measured)
         // White noise: the bandwidth of least estimated risk, and the noise that smoother leaves.
         var white =
@@ -294,12 +297,15 @@ public struct AscentMethod: Hashable, Sendable {
         // the first lag, at least `slowNoiseModelMeters` of it, is slow; otherwise it stays white.
         let grewPastFirstLag = white && noise.halfAtFirstLag
         if let knownNoise, knownNoise.isCorrelated {
-            // Correlated noise known beforehand: the bandwidth of least risk under its covariance.
+            // Correlated noise known beforehand: the bandwidth of least risk under its covariance (or the one
+            // given), and the noise that smoother leaves.
             white = false
-            if smoothingMeters == nil {
-                let model = NoiseModel(
-                    white: knownNoise.whiteMeters, correlated: knownNoise.correlatedMeters,
-                    length: knownNoise.correlationMeters)
+            let model = NoiseModel(
+                white: knownNoise.whiteMeters, correlated: knownNoise.correlatedMeters,
+                length: knownNoise.correlationLengthMeters)
+            if let smoothingMeters {
+                slow = (smoothingMeters, Self.leftNoise(series, bandwidth: smoothingMeters, model: model), nil)
+            } else {
                 slow = longHillBandwidth(series, model: model) { Self.leftNoise(series, bandwidth: $0, model: model) }
             }
         } else if knownNoise == nil && noise.sigma > 0 && smoothingMeters == nil, let fit = fitNoiseModel(measured) {

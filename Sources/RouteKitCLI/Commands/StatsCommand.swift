@@ -16,10 +16,11 @@ struct StatsCommand: Command {
 
         How the numbers are made:
           length       geodesics on WGS84 (Karney's algorithm, PROJ), summed within segments only.
-          ascent       elevation noise is estimated from the data; the elevations are smoothed over
-                       distance in proportion to it, and rises and falls smaller than a threshold (a few
-                       times the remaining noise) are ignored. Exact elevations (a DEM, a planned route)
-                       are used as they are. The noise estimate is shown beside the ascent.
+          ascent       elevation noise is estimated from the data (or given with --noise); the
+                       elevations are smoothed over distance in proportion to it, and rises and falls
+                       smaller than a threshold (a few times the remaining noise) are ignored. Exact
+                       elevations (a DEM, a planned route) are used as they are. The noise is shown
+                       beside the ascent.
           moving time  intervals between consecutive fixes with an average speed of at least 0.5 m/s.
           speeds       average = length / moving time; maximum = fastest stretch of at least 10 s.
           grades       steepest climb and descent over at least 100 m of the smoothed elevations.
@@ -79,7 +80,8 @@ struct StatsCommand: Command {
                     The elevation noise, when it is known, instead of the estimate from the
                     data: SIGMA (metres of white noise, a barometer: 0.3), SIGMA,CORR (SIGMA
                     correlated over CORR metres, GPS: 4,30) or SIGMA,CORR,WHITE (with WHITE
-                    metres of white noise beside it: 4,30,0.5). 0 counts every rise.
+                    metres of white noise beside it: 4,30,0.5). 0 counts every rise. With
+                    --dem, for the points that keep their recorded elevations.
                     """,
                 parse: OptionValues.noise, into: \.method.knownNoise),
         ]

@@ -15,23 +15,27 @@ enum OptionValues {
 
     /// Elevation noise known beforehand, in metres: `SIGMA` (white noise), `SIGMA,CORR` (noise correlated over CORR
     /// metres) or `SIGMA,CORR,WHITE` (with white noise beside it), each from 0 to 10,000, with or without `m`. A
-    /// correlation length of 0 is white noise.
+    /// correlation length of 0 is white noise; a correlated SIGMA of 0 is refused (`0,3` is a decimal comma, not
+    /// noise).
     static func noise(_ text: String, _ option: String) throws -> ElevationNoise {
-        let values = text.split(separator: ",", omittingEmptySubsequences: false).map { part -> Double? in
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { part -> Double? in
             var t = String(part).trimmingSpaces().lowercased()
             if t.hasSuffix("m") { t.removeLast() }
             return DecimalText.parse(t).flatMap { (0...10_000).contains($0) ? $0 : nil }
         }
-        guard (1...3).contains(values.count), case let v = values.compactMap({ $0 }), v.count == values.count else {
+        let v = parts.compactMap { $0 }
+        guard (1...3).contains(parts.count), v.count == parts.count else {
             throw CLIError.usage(
                 "\(option) takes SIGMA (white noise), SIGMA,CORR (noise correlated over CORR metres) or "
                     + "SIGMA,CORR,WHITE, metres from 0 to 10000, for example 0.3 or 4,30, not '\(text)'")
         }
-        let white = v.count == 3 ? v[2] : 0
-        guard v.count >= 2 && v[1] > 0 else {
-            return ElevationNoise(whiteMeters: (v[0] * v[0] + white * white).squareRoot())
+        guard v.count == 1 || v[0] > 0 else {
+            throw CLIError.usage(
+                "\(option) \(text): a correlated noise of 0 m is no noise; for a decimal, use a point: 0.3, not 0,3")
         }
-        return ElevationNoise(whiteMeters: white, correlatedMeters: v[0], correlationMeters: v[1])
+        guard v.count > 1 else { return ElevationNoise(whiteMeters: v[0]) }
+        return ElevationNoise(
+            whiteMeters: v.count == 3 ? v[2] : 0, correlatedMeters: v[0], correlationLengthMeters: v[1])
     }
 
     /// Whole pixels within `range`.

@@ -738,7 +738,7 @@ struct SeededRandom: RandomNumberGenerator {
     func aKnownCorrelatedNoiseSetsTheSmootherInsteadOfTheEstimate(seed: UInt64) {
         let (s, truth) = slowNoiseOnFractalRelief(seed: seed)
         var method = AscentMethod.standard
-        method.knownNoise = ElevationNoise(whiteMeters: 0.5, correlatedMeters: 4, correlationMeters: 30)
+        method.knownNoise = ElevationNoise(whiteMeters: 0.5, correlatedMeters: 4, correlationLengthMeters: 30)
         let known = method.ascentDescent(of: s)
         #expect(abs(known.noiseMeters - 16.25.squareRoot()) < 1e-9)
         // The smoother of least risk under that covariance: tens of metres, not the hundreds that the noise read
@@ -751,16 +751,58 @@ struct SeededRandom: RandomNumberGenerator {
 
     @Test func aKnownWhiteNoiseIsCountedAsTheSameNoiseEstimated() {
         // A barometer's elevations, its noise estimated at σ: given σ beforehand, the same smoother, threshold and
-        // ascent.
+        // ascent; given three times σ, that noise, a wider smoother and a higher threshold.
         let (s, _) = series(noise: 0.3, seed: 1)
         let estimated = AscentMethod.standard.ascentDescent(of: s)
         var method = AscentMethod.standard
         method.knownNoise = ElevationNoise(whiteMeters: estimated.noiseMeters)
         #expect(method.ascentDescent(of: s) == estimated)
-        // And no noise at all counts every rise of the noisy line, as exact elevations are counted.
+        method.knownNoise = ElevationNoise(whiteMeters: 3 * estimated.noiseMeters)
+        let tripled = method.ascentDescent(of: s)
+        #expect(tripled.noiseMeters == 3 * estimated.noiseMeters)
+        #expect(tripled.smoothingMeters > estimated.smoothingMeters)
+        #expect(tripled.thresholdMeters > estimated.thresholdMeters)
+        // A correlated part without a length is white: the same as that much white noise.
+        method.knownNoise = ElevationNoise(correlatedMeters: 3 * estimated.noiseMeters)
+        #expect(method.ascentDescent(of: s) == tripled)
+        // No noise at all counts every rise of the noisy line, as exact elevations are counted.
         method.knownNoise = ElevationNoise()
         #expect(method.takesElevationsAsExact)
         #expect(method.ascentDescent(of: s).ascentMeters == AscentMethod.exact.ascentDescent(of: s).ascentMeters)
+        method.smoothingMeters = 5
+        #expect(!method.takesElevationsAsExact)
+    }
+
+    @Test func noNoiseOnALatticeCountsBetweenTheExtremesTheStepsShow() {
+        // Exact elevations in whole metres, given as such: every rise counts, between the extremes read from where
+        // the steps fall (as the method counts the exact elevations it recognises), not between the levels.
+        // The waves of ``roundedTopsAreReadFromWhereTheStepsFall()``: tops and bottoms up to 0.45 m from their levels.
+        var random = SeededRandom(state: 5)
+        let s = fixes(length: 15_000, spacing: 4...6, random: &random) { x, _ in
+            (400 + 20.35 * sin(2 * .pi * x / 6_000 + 0.3)).rounded()
+        }
+        var method = AscentMethod.standard
+        method.knownNoise = ElevationNoise()
+        let turns = AscentMethod.extremes(s.elevations, threshold: 0)
+        let stepped = AscentMethod.risesAndFalls(AscentMethod.steppedExtremes(s, turns: turns, quantum: 1)).up
+        #expect(method.ascentDescent(of: s).ascentMeters == stepped)
+        #expect(abs(stepped - AscentMethod.exact.ascentDescent(of: s).ascentMeters) > 0.5)
+    }
+
+    @Test func aKnownCorrelatedNoiseUnderAGivenSmootherSetsTheThreshold() {
+        // With the bandwidth given, the threshold is five times the noise that smoother leaves under the known
+        // covariance: the wider the smoother, the less it leaves.
+        let (s, _) = slowNoiseOnFractalRelief(seed: 1)
+        var method = AscentMethod.standard
+        method.knownNoise = ElevationNoise(whiteMeters: 0.5, correlatedMeters: 4, correlationLengthMeters: 30)
+        method.smoothingMeters = 0
+        let none = method.ascentDescent(of: s)
+        #expect(none.smoothingMeters == 0)
+        #expect(abs(none.thresholdMeters - 5 * 16.25.squareRoot()) < 1e-9)
+        method.smoothingMeters = 60
+        let wide = method.ascentDescent(of: s)
+        #expect(wide.smoothingMeters == 60)
+        #expect(wide.thresholdMeters > 5 && wide.thresholdMeters < 0.8 * none.thresholdMeters, "\(wide)")
     }
 
     @Test(arguments: [UInt64(2), 11, 13, 15, 38])
