@@ -14,20 +14,17 @@ import Testing
     /// A track along the meridian 14° E, a fix every 10 m: 1 km flat, 2 km at 8 % (160 m, score 16,000: Cat 3),
     /// 1 km flat, 1.5 km at 4 % (60 m, score 6,000: no category), 500 m flat.
     static func gpx() -> String {
-        var gpx = "<gpx><trk><name>Two climbs</name><trkseg>"
-        for k in 0...600 {
+        let elevations = (0...600).map { k -> Double in
             let x = Double(k) * 10
-            let e: Double =
-                x < 1_000
+            return x < 1_000
                 ? 300
                 : x < 3_000
                     ? 300 + (x - 1_000) * 0.08
                     : x < 4_000
                         ? 460
                         : x < 5_500 ? 460 + (x - 4_000) * 0.04 : 520
-            gpx += "<trkpt lat=\"\(46 + x / 111_150)\" lon=\"14\"><ele>\(e)</ele></trkpt>"
         }
-        return gpx + "</trkseg></trk></gpx>"
+        return CLI.northwardTrack(name: "Two climbs", spacing: 10, elevations: elevations)
     }
 
     @Test func listsTheClimbsInEveryFormat() throws {

@@ -126,19 +126,17 @@ import Testing
     /// 3 km of a hill of 40 m, a fix every 5 m, with white noise of 0.3 m (the sum of four uniform values from a
     /// fixed linear congruential sequence, so the file is the same on every run).
     static func noisyHill() -> String {
-        var gpx = "<gpx><trk><name>Noisy hill</name><trkseg>"
         var state: UInt64 = 1
         func uniform() -> Double {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(state >> 11) / Double(1 << 53)
         }
-        for k in 0...600 {
+        let elevations = (0...600).map { k in
             let x = Double(k) * 5
             let scatter = 0.3 * (uniform() + uniform() + uniform() + uniform() - 2) * 3.0.squareRoot()
-            let e = 300 + 20 * (1 - cos(2 * Double.pi * x / 3_000)) + scatter
-            gpx += "<trkpt lat=\"\(46 + x / 111_150)\" lon=\"14\"><ele>\(e)</ele></trkpt>"
+            return 300 + 20 * (1 - cos(2 * Double.pi * x / 3_000)) + scatter
         }
-        return gpx + "</trkseg></trk></gpx>"
+        return CLI.northwardTrack(name: "Noisy hill", spacing: 5, elevations: elevations)
     }
 
     @Test func aKnownNoiseReplacesTheEstimate() throws {

@@ -18,6 +18,16 @@ enum CLI {
 
     static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
 
+    /// A GPX track `name` due north from 46° N 14° E, a fix every `spacing` metres, at each of `elevations`.
+    static func northwardTrack(name: String, spacing: Double, elevations: [Double]) -> String {
+        var gpx = "<gpx><trk><name>\(name)</name><trkseg>"
+        for (k, e) in elevations.enumerated() {
+            let x = Double(k) * spacing
+            gpx += "<trkpt lat=\"\(46 + x / 111_150)\" lon=\"14\"><ele>\(e)</ele></trkpt>"
+        }
+        return gpx + "</trkseg></trk></gpx>"
+    }
+
     /// Runs the command line in this process, capturing standard output and standard error.
     static func run(_ arguments: [String]) throws -> Run {
         // The tables `near` keeps go to the folder the run names (scripts/test gives one), else to the tests'

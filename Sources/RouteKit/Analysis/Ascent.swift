@@ -251,8 +251,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// Whether this method takes the elevations as exact: neither smoothing nor a threshold, or a known noise of 0
     /// with neither set otherwise.
     public var takesElevationsAsExact: Bool {
-        (smoothingMeters ?? 0) == 0 && (thresholdMeters ?? 0) == 0
-            && ((smoothingMeters != nil && thresholdMeters != nil) || knownNoise?.totalMeters == 0)
+        smoothingMeters == 0 && thresholdMeters == 0
+            || knownNoise?.totalMeters == 0 && (smoothingMeters ?? 0) == 0 && (thresholdMeters ?? 0) == 0
     }
 
     /// Ascent and descent of `series`.

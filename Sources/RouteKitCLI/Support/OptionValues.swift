@@ -18,10 +18,8 @@ enum OptionValues {
     /// correlation length of 0 is white noise; a correlated SIGMA of 0 is refused (`0,3` is a decimal comma, not
     /// noise).
     static func noise(_ text: String, _ option: String) throws -> ElevationNoise {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { part -> Double? in
-            var t = String(part).trimmingSpaces().lowercased()
-            if t.hasSuffix("m") { t.removeLast() }
-            return DecimalText.parse(t).flatMap { (0...10_000).contains($0) ? $0 : nil }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            try? metres(String($0).trimmingSpaces(), option)
         }
         let v = parts.compactMap { $0 }
         guard (1...3).contains(parts.count), v.count == parts.count else {
