@@ -116,14 +116,16 @@ public struct ElevationNoise: Hashable, Sendable {
 ///    ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)``), and a swing that the
 ///    corrected extremes bring under ``correctedSwingPerNoise`` × σ′ is dropped as the noise's. For slow noise fitted
 ///    jointly, the threshold is ``whiteThresholdPerNoise`` times the noise the smoother leaves under the fitted
-///    covariance (the root of wᵀΣw, w its weights). For slow noise under ``slowNoiseModelMeters`` it is
-///    ``thresholdPerNoise`` × σ′, σ′ being σ over the square root of the number of independent fixes within 2.5
-///    bandwidths, one per twice the correlation length (the lag at which s² reaches half of σ²), per
-///    ``independenceMeters`` or per fix, whichever is longest: slow noise thus gets a threshold that its swings do not
-///    reach. Swings smaller than the threshold are treated as noise. With exact elevations the threshold is 0 and the
-///    result is the plain sum of the rises; on a lattice (rounded to a quantum, nothing else read as noise), between
-///    the extremes read from where the steps between levels fall where those tell them better than the levels do (see
-///    ``steppedExtremes(_:turns:quantum:)``).
+///    covariance (the root of wᵀΣw, w its weights); for correlated noise known beforehand too, lowered to
+///    ``terrainSwingThresholdPerNoise`` × σ′ where Rice's test, at the bandwidth whose smoothed white noise turns as
+///    often (see ``equivalentBandwidth(_:bandwidth:model:)``), finds the swings to be the terrain's. For slow noise
+///    under ``slowNoiseModelMeters`` it is ``thresholdPerNoise`` × σ′, σ′ being σ over the square root of the number
+///    of independent fixes within 2.5 bandwidths, one per twice the correlation length (the lag at which s² reaches
+///    half of σ²), per ``independenceMeters`` or per fix, whichever is longest: slow noise thus gets a threshold that
+///    its swings do not reach. Swings smaller than the threshold are treated as noise. With exact elevations the
+///    threshold is 0 and the result is the plain sum of the rises; on a lattice (rounded to a quantum, nothing else
+///    read as noise), between the extremes read from where the steps between levels fall where those tell them better
+///    than the levels do (see ``steppedExtremes(_:turns:quantum:)``).
 ///
 /// Points without elevation never enter (they are not zeros). The result reports σ, the bandwidth and the
 /// threshold used, so that a user can see why two tools disagree. When the elevations are known to be
@@ -181,6 +183,9 @@ public struct AscentMethod: Hashable, Sendable {
     /// swings just above the threshold outnumber the noise's, and those just under it are mostly the terrain's
     /// too: between 4σ′ and 5σ′ the noise swings about N·(e^(−2) − e^(−25/8)), 9 % of its N crossings of its mean,
     /// each under 5σ′. Over the tables of `scripts/ascent-eval` and its random draws 0–5: 62 → 59 misses, none new.
+    /// Likewise for correlated noise known beforehand (``knownNoise``), not for slow noise read from the lags: read too
+    /// weak, its own swings past 5σ′ look like the terrain's (tried: 62 → 63 misses, three slow GPS sources on rolling
+    /// hills over-counting).
     public var terrainSwingThresholdPerNoise: Double = 4
     /// A fixed hysteresis threshold in metres instead of the automatic one (the extremes are then counted as
     /// the smoothed profile shows them, not corrected for the noise).
@@ -291,6 +296,8 @@ public struct AscentMethod: Hashable, Sendable {
         // Slow noise: the bandwidth of least estimated risk under the fitted noise model, the noise it leaves, and the
         // profile smoothed at it where choosing it smoothed the line already.
         var slow: (bandwidth: Double, left: Double, smoothed: [Double]?)? = nil
+        // Correlated noise known beforehand, whose swings Rice's test can weigh (see below).
+        var knownModel: NoiseModel? = nil
         // Noise taken as white because half its level shows at the first lag, though it grew past that: slow noise
         // seen on sparse fixes (GPS in whole metres every 12 m: 1.8 m of white noise read, where 4 m correlated over
         // 78 m lie) as much as white noise with terrain above it. The fit tells: noise correlated over longer than
@@ -303,6 +310,7 @@ public struct AscentMethod: Hashable, Sendable {
             let model = NoiseModel(
                 white: knownNoise.whiteMeters, correlated: knownNoise.correlatedMeters,
                 length: knownNoise.correlationLengthMeters)
+            knownModel = model
             if let smoothingMeters {
                 slow = (smoothingMeters, Self.leftNoise(series, bandwidth: smoothingMeters, model: model), nil)
             } else {
@@ -399,6 +407,18 @@ public struct AscentMethod: Hashable, Sendable {
             threshold = terrainSwingThresholdPerNoise * left
             turns = Self.extremes(smoothed, threshold: threshold)
             correction = (left, false)
+        } else if let slow, let knownModel, thresholdMeters == nil, slow.bandwidth > 0 {
+            // Correlated noise known beforehand: Rice's test as for white noise, at the bandwidth whose smoothed white
+            // noise turns as often as this noise smoothed. Where the swings past the threshold are the terrain's, those
+            // just under it count too. Not for a noise read from the lags: read too weak (slow noise on rolling hills,
+            // 2.6 m for 4 m), its own swings past the threshold look like the terrain's.
+            let equivalent = Self.equivalentBandwidth(series, bandwidth: slow.bandwidth, model: knownModel)
+            if equivalent > 0,
+                !swingsAreNoise(smoothed, turns: turns, series: series, bandwidth: equivalent, left: slow.left)
+            {
+                threshold = terrainSwingThresholdPerNoise * slow.left
+                turns = Self.extremes(smoothed, threshold: threshold)
+            }
         }
         var counted = turns.map { (index: $0, height: smoothed[$0]) }
         var swing = threshold
@@ -1447,26 +1467,87 @@ public struct AscentMethod: Hashable, Sendable {
             return (model.white * model.white + model.correlated * model.correlated).squareRoot()
         }
         let samples = min(n, 64)
-        let white = model.white * model.white
-        let slow = model.correlated * model.correlated
         var total = 0.0
         for k in 0..<samples {
             let i = samples == 1 ? n / 2 : k * (n - 1) / (samples - 1)
-            var squares = 0.0
-            var cross = 0.0
-            var carried = 0.0
-            var previous: (x: Double, h: Double)? = nil
-            Self.weights(series, bandwidth: bandwidth, at: i) { j, h in
-                squares += h * h
-                if let p = previous, model.length > 0 {
-                    carried = (-(x[j] - p.x) / model.length).exponential * (carried + p.h)
-                    cross += h * carried
-                }
-                previous = (x[j], h)
-            }
-            total += white * squares + slow * (squares + 2 * cross)
+            var form = NoiseForm(model: model)
+            Self.weights(series, bandwidth: bandwidth, at: i) { j, h in form.add(h, at: x[j]) }
+            total += form.variance
         }
         return (total / Double(samples)).squareRoot()
+    }
+
+    /// hᵀΣh for weights h on fixes in order along the line and Σ the covariance of `model`: the correlated part summed
+    /// in one pass, as e^(−d/L) factors over consecutive fixes.
+    struct NoiseForm {
+        let model: NoiseModel
+        var squares = 0.0
+        var cross = 0.0
+        var carried = 0.0
+        var previous: (x: Double, h: Double)? = nil
+
+        init(model: NoiseModel) { self.model = model }
+
+        /// Adds the weight `h` of the fix at `x` metres along the line, past the fixes added before.
+        mutating func add(_ h: Double, at x: Double) {
+            squares += h * h
+            if let p = previous, model.length > 0 {
+                carried = (-(x - p.x) / model.length).exponential * (carried + p.h)
+                cross += h * carried
+            }
+            previous = (x, h)
+        }
+
+        var variance: Double {
+            model.white * model.white * squares + model.correlated * model.correlated * (squares + 2 * cross)
+        }
+    }
+
+    /// The bandwidth at which white noise smoothed by the local quadratic turns as often as the noise of `model`
+    /// smoothed at `bandwidth`: by Rice's formula the rate of rising through a level goes with √(λ₂/λ₀), the ratio of
+    /// the smoothed noise's slope variance to its own (55/54b² for white noise). Both are averaged over up to 64 evenly
+    /// spread pairs of neighbouring fixes, the slope's as the variance of the difference of their smoothed values over
+    /// the gap squared, on pairs three bandwidths or more from the line's ends where there are any. White noise comes
+    /// out at 0.97 bandwidths (the window's cut at three bandwidths adds a little slope); slow noise smoothed turns
+    /// less often than white noise at the same bandwidth (4 m correlated over 30 m with 0.5 m white, smoothed at 60 m,
+    /// as white noise at 66 m). 0 where it cannot tell (fewer than two fixes, or fixes that do not move).
+    static func equivalentBandwidth(_ series: ElevationSeries, bandwidth: Double, model: NoiseModel) -> Double {
+        let x = series.distances
+        let n = x.count
+        guard n >= 2, bandwidth > 0 else { return 0 }
+        // Pairs three bandwidths or more from the line's ends, where there are any: a fit at an end extrapolates, and
+        // its slope swings far more than the line's.
+        let reach = 3 * bandwidth
+        var lower = x.firstIndex { $0 >= x[0] + reach } ?? n
+        var upper = (x.lastIndex { $0 <= x[n - 1] - reach } ?? -1) - 1
+        if lower > upper { (lower, upper) = (0, n - 2) }
+        let samples = min(upper - lower + 1, 64)
+        var level = 0.0
+        var slope = 0.0
+        for k in 0..<samples {
+            let i = lower + (samples == 1 ? (upper - lower) / 2 : k * (upper - lower) / (samples - 1))
+            let gap = x[i + 1] - x[i]
+            guard gap > 0 else { continue }
+            var here: [(index: Int, weight: Double)] = []
+            var next: [(index: Int, weight: Double)] = []
+            Self.weights(series, bandwidth: bandwidth, at: i) { here.append((index: $0, weight: $1)) }
+            Self.weights(series, bandwidth: bandwidth, at: i + 1) { next.append((index: $0, weight: $1)) }
+            var own = NoiseForm(model: model)
+            for w in here { own.add(w.weight, at: x[w.index]) }
+            // The two windows are runs of consecutive fixes: their difference, fix by fix in order.
+            func weight(_ w: [(index: Int, weight: Double)], _ j: Int) -> Double {
+                guard let start = w.first?.index, j >= start, j - start < w.count else { return 0 }
+                return w[j - start].weight
+            }
+            var difference = NoiseForm(model: model)
+            if let first = here.first?.index, let last = next.last?.index, first <= last {
+                for j in first...last { difference.add(weight(next, j) - weight(here, j), at: x[j]) }
+            }
+            level += own.variance
+            slope += difference.variance / (gap * gap)
+        }
+        guard level > 0, slope > 0 else { return 0 }
+        return (55.0 / 54 * level / slope).squareRoot()
     }
 
     /// The robust spread of the residuals of the elevations from the chords through the fixes nearest

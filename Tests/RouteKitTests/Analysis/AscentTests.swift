@@ -568,14 +568,14 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     /// `terrain` under GPS noise of `sigma` metres correlated over `correlation` metres (AR(1): e^(−d/L) between fixes
-    /// d apart) plus `white` metres of white noise, in whole metres, a fix every `spacing` metres over 15 km.
+    /// d apart) plus `white` metres of white noise, in whole metres, a fix every `spacing` metres over `length` metres.
     func slowNoiseInWholeMetres(
         _ terrain: (Double) -> Double, sigma: Double, correlation: Double, white: Double,
-        spacing: ClosedRange<Double>, random: inout SeededRandom
+        spacing: ClosedRange<Double>, length: Double = 15_000, random: inout SeededRandom
     ) -> ElevationSeries {
         var noise = sigma * random.gaussian()
         var previous = 0.0
-        return fixes(length: 15_000, spacing: spacing, random: &random) { x, random in
+        return fixes(length: length, spacing: spacing, random: &random) { x, random in
             let rho = exp(-(x - previous) / correlation)
             noise = rho * noise + (1 - rho * rho).squareRoot() * sigma * random.gaussian()
             previous = x
@@ -803,6 +803,51 @@ struct SeededRandom: RandomNumberGenerator {
         let wide = method.ascentDescent(of: s)
         #expect(wide.smoothingMeters == 60)
         #expect(wide.thresholdMeters > 5 && wide.thresholdMeters < 0.8 * none.thresholdMeters, "\(wide)")
+    }
+
+    @Test func slowNoiseSmoothedTurnsAsWhiteNoiseUnderAWiderSmoother() {
+        // White noise smoothed by the local quadratic turns as often as itself: its equivalent bandwidth is its own.
+        // Slow noise smoothed keeps less slope than level, and turns as white noise under a wider smoother does.
+        let s = ElevationSeries(
+            distances: (0..<3_000).map { Double($0) * 2 }, elevations: Array(repeating: 400, count: 3_000))
+        // (19.4 m for 20 m: the window's cut at three bandwidths is a step of the weights, which adds a little slope.)
+        let white = AscentMethod.NoiseModel(white: 3)
+        let equivalent = AscentMethod.equivalentBandwidth(s, bandwidth: 20, model: white)
+        #expect(equivalent > 19 && equivalent < 20, "\(equivalent)")
+        let slow = AscentMethod.NoiseModel(white: 0.5, correlated: 4, length: 30)
+        let slower = AscentMethod.equivalentBandwidth(s, bandwidth: 20, model: slow)
+        #expect(slower > 28 && slower < 31, "\(slower)")
+        let wide = AscentMethod.equivalentBandwidth(s, bandwidth: 60, model: slow)
+        #expect(wide > 64 && wide < 67, "\(wide)")
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func aKnownCorrelatedNoiseCountsTheTerrainsSwingsJustUnderTheThreshold(seed: UInt64) {
+        // 45 hills of 2–8 m over 100–300 m under 1 m of GPS noise correlated over 45 m, in whole metres every 6 m,
+        // the noise known. Half of the hills are under five times the 0.85 m the smoother leaves; Rice's test finds the
+        // swings past it to be the terrain's, and those past four times count too (−10.0 … −7.9 % → −4.5 … −1.3 %).
+        var random = SeededRandom(state: seed)
+        let terrain = hills(&random, count: 45, heights: 2...8, lengths: 100...300)
+        let s = slowNoiseInWholeMetres(
+            terrain, sigma: 1, correlation: 45, white: 0.36, spacing: 6...6.1, random: &random)
+        let truth = trueAscent(terrain, length: 15_000)
+        var method = AscentMethod.standard
+        method.knownNoise = ElevationNoise(
+            whiteMeters: (0.36 * 0.36 + 1.0 / 12).squareRoot(), correlatedMeters: 1, correlationLengthMeters: 45)
+        let counted = method.ascentDescent(of: s)
+        method.terrainSwingThresholdPerNoise = method.whiteThresholdPerNoise
+        let five = method.ascentDescent(of: s)
+        #expect(abs(counted.thresholdMeters - 0.8 * five.thresholdMeters) < 1e-9, "\(counted) \(five)")
+        #expect(abs(counted.ascentMeters - truth) < abs(five.ascentMeters - truth), "\(counted) \(five) \(truth)")
+        // The same noise on a plain of 60 km, long enough for its swings past five times σ′ to be expected (smoothed at
+        // about 550 m, it turns about 17 times): they are the noise's, and the threshold stays.
+        let plain = slowNoiseInWholeMetres(
+            { _ in 400 }, sigma: 1, correlation: 45, white: 0.36, spacing: 6...6.1, length: 60_000, random: &random)
+        method.terrainSwingThresholdPerNoise = AscentMethod.standard.terrainSwingThresholdPerNoise
+        let flat = method.ascentDescent(of: plain)
+        method.terrainSwingThresholdPerNoise = method.whiteThresholdPerNoise
+        #expect(flat == method.ascentDescent(of: plain))
+        #expect(flat.ascentMeters < 3, "\(flat)")
     }
 
     @Test(arguments: [UInt64(2), 11, 13, 15, 38])
