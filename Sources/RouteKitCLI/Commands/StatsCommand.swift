@@ -32,6 +32,8 @@ struct StatsCommand: Command {
           routekit stats "Etapa 1.gpx"
           routekit stats --format json data/stkp/Etapa*.gpx -o stages.json
           routekit stats --threshold 0 --smoothing 0 planned-route.gpx
+          routekit stats --noise 0.3 barometer-ride.gpx
+          routekit stats --noise 4,30,0.5 phone-ride.gpx
 
         Exit status: 0 done, 64 wrong usage, 65 bad data, 66 an input cannot be read, 73 the output
         cannot be written.
