@@ -183,9 +183,10 @@ public struct AscentMethod: Hashable, Sendable {
     /// swings just above the threshold outnumber the noise's, and those just under it are mostly the terrain's
     /// too: between 4σ′ and 5σ′ the noise swings about N·(e^(−2) − e^(−25/8)), 9 % of its N crossings of its mean,
     /// each under 5σ′. Over the tables of `scripts/ascent-eval` and its random draws 0–5: 62 → 59 misses, none new.
-    /// Likewise for correlated noise known beforehand (``knownNoise``), not for slow noise read from the lags: read too
-    /// weak, its own swings past 5σ′ look like the terrain's (tried: 62 → 63 misses, three slow GPS sources on rolling
-    /// hills over-counting).
+    /// Likewise for correlated noise known beforehand (``knownNoise``; over the tables and draws 0–7 with each source's
+    /// own noise: 53 → 48 misses, none new), not for slow noise read from the lags: read too weak, its own swings past
+    /// 5σ′ look like the terrain's (tried, over the tables and draws 0–7: three slow GPS sources on rolling hills at
+    /// seeds 1000–1004 then over-count, and more misses come than go).
     public var terrainSwingThresholdPerNoise: Double = 4
     /// A fixed hysteresis threshold in metres instead of the automatic one (the extremes are then counted as
     /// the smoothed profile shows them, not corrected for the noise).
@@ -193,11 +194,12 @@ public struct AscentMethod: Hashable, Sendable {
     /// The elevation noise, when it is known beforehand (a device's measured noise), instead of the estimate from
     /// the data: the bandwidth and threshold follow from it as from a noise read from the lags (white noise: the
     /// bandwidth of least estimated risk and the corrected extremes; correlated noise: the bandwidth of least risk
-    /// under its covariance, whatever its size), and no noise at all counts every rise, as exact elevations are
-    /// counted (on a lattice, between the extremes read from where the steps fall: see
-    /// ``steppedExtremes(_:turns:quantum:)``). The noise read from the lags cannot always be told from the terrain
-    /// (slow noise, dense small hills); with it known, what is left is only what a smoother and a threshold can do
-    /// with that noise.
+    /// under its covariance, whatever its size), except that correlated noise given here also gets Rice's test, and is
+    /// counted from ``terrainSwingThresholdPerNoise`` × σ′ where the swings are the terrain's: a noise given too weak
+    /// then counts its own swings as climbing. No noise at all counts every rise, as exact elevations are counted (on a
+    /// lattice, between the extremes read from where the steps fall: see ``steppedExtremes(_:turns:quantum:)``). The
+    /// noise read from the lags cannot always be told from the terrain (slow noise, dense small hills); with it known,
+    /// what is left is only what a smoother and a threshold can do with that noise.
     public var knownNoise: ElevationNoise? = nil
     /// Where the extremes on long flat stretches are corrected for white noise (see
     /// ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)``), the swing between two
@@ -460,7 +462,9 @@ public struct AscentMethod: Hashable, Sendable {
     /// noise on hills of 2–10 m). Where they are the noise's, the extremes on long flat stretches are corrected for it
     /// too (see ``correctedExtremes(_:turns:series:threshold:bandwidth:left:correctingFlatStretches:)``), which takes
     /// most of a spurious swing's height; the higher threshold only measures: it would drop real swings between the two
-    /// (3–5 m hills on long climbs, 0.5–0.7 m after smoothing).
+    /// (3–5 m hills on long climbs, 0.5–0.7 m after smoothing). For correlated noise known beforehand, `bandwidth` is
+    /// the one whose smoothed white noise turns as often (see ``equivalentBandwidth(_:bandwidth:model:)``), which sets
+    /// both the rate of crossings and the rise length, and `left` the σ′ of the smoother actually used.
     func swingsAreNoise(
         _ smoothed: [Double], turns: [Int], series: ElevationSeries, bandwidth: Double, left: Double
     ) -> Bool {
@@ -1507,7 +1511,9 @@ public struct AscentMethod: Hashable, Sendable {
     /// smoothed at `bandwidth`: by Rice's formula the rate of rising through a level goes with √(λ₂/λ₀), the ratio of
     /// the smoothed noise's slope variance to its own (55/54b² for white noise). Both are averaged over up to 64 evenly
     /// spread pairs of neighbouring fixes, the slope's as the variance of the difference of their smoothed values over
-    /// the gap squared, on pairs three bandwidths or more from the line's ends where there are any. White noise comes
+    /// the gap squared (summed over the pairs, each part apart: fixes a millimetre apart, as at a stop, where a fix
+    /// entering the window moves the smoothed value by its weight whatever the gap, would otherwise outweigh the
+    /// rest), on pairs three bandwidths or more from the line's ends where there are any. White noise comes
     /// out at 0.97 bandwidths (the window's cut at three bandwidths adds a little slope); slow noise smoothed turns
     /// less often than white noise at the same bandwidth (4 m correlated over 30 m with 0.5 m white, smoothed at 60 m,
     /// as white noise at 66 m). 0 where it cannot tell (fewer than two fixes, or fixes that do not move).
@@ -1524,6 +1530,8 @@ public struct AscentMethod: Hashable, Sendable {
         let samples = min(upper - lower + 1, 64)
         var level = 0.0
         var slope = 0.0
+        var squaredGaps = 0.0
+        var pairs = 0
         for k in 0..<samples {
             let i = lower + (samples == 1 ? (upper - lower) / 2 : k * (upper - lower) / (samples - 1))
             let gap = x[i + 1] - x[i]
@@ -1544,10 +1552,12 @@ public struct AscentMethod: Hashable, Sendable {
                 for j in first...last { difference.add(weight(next, j) - weight(here, j), at: x[j]) }
             }
             level += own.variance
-            slope += difference.variance / (gap * gap)
+            slope += difference.variance
+            squaredGaps += gap * gap
+            pairs += 1
         }
-        guard level > 0, slope > 0 else { return 0 }
-        return (55.0 / 54 * level / slope).squareRoot()
+        guard pairs > 0, level > 0, slope > 0 else { return 0 }
+        return (55.0 / 54 * level / Double(pairs) / (slope / squaredGaps)).squareRoot()
     }
 
     /// The robust spread of the residuals of the elevations from the chords through the fixes nearest

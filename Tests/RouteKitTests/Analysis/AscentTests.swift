@@ -810,22 +810,52 @@ struct SeededRandom: RandomNumberGenerator {
         // Slow noise smoothed keeps less slope than level, and turns as white noise under a wider smoother does.
         let s = ElevationSeries(
             distances: (0..<3_000).map { Double($0) * 2 }, elevations: Array(repeating: 400, count: 3_000))
-        // (19.4 m for 20 m: the window's cut at three bandwidths is a step of the weights, which adds a little slope.)
+        // (19.40 m for 20 m: the window's cut at three bandwidths is a step of the weights, which adds a little slope;
+        // cut at six, 20.02 m.) The values are those of the smoother's weights summed in double precision; 0.05 m
+        // allows for the order of the sums.
         let white = AscentMethod.NoiseModel(white: 3)
         let equivalent = AscentMethod.equivalentBandwidth(s, bandwidth: 20, model: white)
-        #expect(equivalent > 19 && equivalent < 20, "\(equivalent)")
+        #expect(abs(equivalent - 19.40) < 0.05, "\(equivalent)")
         let slow = AscentMethod.NoiseModel(white: 0.5, correlated: 4, length: 30)
         let slower = AscentMethod.equivalentBandwidth(s, bandwidth: 20, model: slow)
-        #expect(slower > 28 && slower < 31, "\(slower)")
+        #expect(abs(slower - 29.24) < 0.05, "\(slower)")
         let wide = AscentMethod.equivalentBandwidth(s, bandwidth: 60, model: slow)
-        #expect(wide > 64 && wide < 67, "\(wide)")
+        #expect(abs(wide - 65.58) < 0.05, "\(wide)")
+        // Nothing to tell: fixes that do not move; two fixes give a value without failing.
+        let still = ElevationSeries(
+            distances: Array(repeating: 0, count: 50), elevations: Array(repeating: 400, count: 50))
+        #expect(AscentMethod.equivalentBandwidth(still, bandwidth: 20, model: slow) == 0)
+        let two = ElevationSeries(distances: [0, 5], elevations: [400, 401])
+        #expect(AscentMethod.equivalentBandwidth(two, bandwidth: 20, model: slow) > 0)
+    }
+
+    @Test(arguments: [UInt64(23), 37, 38])
+    func fixesAtAStopDoNotMoveTheEquivalentBandwidth(seed: UInt64) {
+        // A third of the steps 1–10 mm (a receiver at a stop), the others 1–3 m: where a fix enters the window the
+        // smoothed value moves by its weight whatever the gap, and such a pair's slope, that over a millimetre squared,
+        // outweighed the rest: 4 m over 30 m at 20 m read as 12.4, 20.6 and 19.0 m on these seeds (on seeds 1–40,
+        // five under 26 m); 29.2 m on fixes 2 m apart.
+        var random = SeededRandom(state: seed)
+        var x = 0.0
+        var distances: [Double] = []
+        for _ in 0..<4_000 {
+            distances.append(x)
+            x +=
+                Int.random(in: 0..<3, using: &random) == 0
+                ? Double.random(in: 0.001...0.01, using: &random) : Double.random(in: 1...3, using: &random)
+        }
+        let line = ElevationSeries(distances: distances, elevations: Array(repeating: 400, count: distances.count))
+        let slow = AscentMethod.NoiseModel(white: 0.5, correlated: 4, length: 30)
+        let equivalent = AscentMethod.equivalentBandwidth(line, bandwidth: 20, model: slow)
+        #expect(abs(equivalent - 29.2) < 1.5, "\(equivalent)")
     }
 
     @Test(arguments: [UInt64(1), 2, 3])
     func aKnownCorrelatedNoiseCountsTheTerrainsSwingsJustUnderTheThreshold(seed: UInt64) {
         // 45 hills of 2–8 m over 100–300 m under 1 m of GPS noise correlated over 45 m, in whole metres every 6 m,
-        // the noise known. Half of the hills are under five times the 0.85 m the smoother leaves; Rice's test finds the
-        // swings past it to be the terrain's, and those past four times count too (−10.0 … −7.9 % → −4.5 … −1.3 %).
+        // the noise known. About a third of the hills are under five times the 0.85 m the smoother leaves; Rice's test
+        // finds the swings past it to be the terrain's, and those past four times count too (−10.0 … −7.9 % →
+        // −4.5 … −1.3 %).
         var random = SeededRandom(state: seed)
         let terrain = hills(&random, count: 45, heights: 2...8, lengths: 100...300)
         let s = slowNoiseInWholeMetres(
@@ -839,8 +869,13 @@ struct SeededRandom: RandomNumberGenerator {
         let five = method.ascentDescent(of: s)
         #expect(abs(counted.thresholdMeters - 0.8 * five.thresholdMeters) < 1e-9, "\(counted) \(five)")
         #expect(abs(counted.ascentMeters - truth) < abs(five.ascentMeters - truth), "\(counted) \(five) \(truth)")
+        // A threshold given is kept as given.
+        method.thresholdMeters = 2
+        #expect(method.ascentDescent(of: s).thresholdMeters == 2)
+        method.thresholdMeters = nil
         // The same noise on a plain of 60 km, long enough for its swings past five times σ′ to be expected (smoothed at
-        // about 550 m, it turns about 17 times): they are the noise's, and the threshold stays.
+        // about 550 m, it turns as white noise smoothed at 531 m, rising through its mean about 18 times): they are the
+        // noise's, and the threshold stays.
         let plain = slowNoiseInWholeMetres(
             { _ in 400 }, sigma: 1, correlation: 45, white: 0.36, spacing: 6...6.1, length: 60_000, random: &random)
         method.terrainSwingThresholdPerNoise = AscentMethod.standard.terrainSwingThresholdPerNoise
