@@ -401,26 +401,28 @@ public struct AscentMethod: Hashable, Sendable {
             threshold = thresholdPerNoise * noise.sigma / samples.squareRoot()
         }
         var turns = Self.extremes(smoothed, threshold: threshold)
-        if let left = correction?.left,
-            !swingsAreNoise(smoothed, turns: turns, series: series, bandwidth: bandwidth, left: left)
+        // Rice's test weighs the swings past the threshold: for white noise at the smoother's bandwidth; for correlated
+        // noise known beforehand at the bandwidth whose smoothed white noise turns as often as this noise smoothed. Not
+        // for slow noise read from the lags: read too weak (slow noise on rolling hills, 2.6 m for 4 m), its own swings
+        // past the threshold look like the terrain's.
+        let rice: (bandwidth: Double, left: Double)? =
+            if let left = correction?.left {
+                (bandwidth, left)
+            } else if let slow, let knownModel, thresholdMeters == nil, slow.bandwidth > 0,
+                case let equivalent = Self.equivalentBandwidth(series, bandwidth: slow.bandwidth, model: knownModel),
+                equivalent > 0
+            {
+                (equivalent, slow.left)
+            } else {
+                nil
+            }
+        if let rice, !swingsAreNoise(smoothed, turns: turns, series: series, bandwidth: rice.bandwidth, left: rice.left)
         {
             // The swings past the threshold are the terrain's: count those just under it too, and leave the
             // extremes of flat stretches as they are (several local extremes there are the terrain's turns back).
-            threshold = terrainSwingThresholdPerNoise * left
+            threshold = terrainSwingThresholdPerNoise * rice.left
             turns = Self.extremes(smoothed, threshold: threshold)
-            correction = (left, false)
-        } else if let slow, let knownModel, thresholdMeters == nil, slow.bandwidth > 0 {
-            // Correlated noise known beforehand: Rice's test as for white noise, at the bandwidth whose smoothed white
-            // noise turns as often as this noise smoothed. Where the swings past the threshold are the terrain's, those
-            // just under it count too. Not for a noise read from the lags: read too weak (slow noise on rolling hills,
-            // 2.6 m for 4 m), its own swings past the threshold look like the terrain's.
-            let equivalent = Self.equivalentBandwidth(series, bandwidth: slow.bandwidth, model: knownModel)
-            if equivalent > 0,
-                !swingsAreNoise(smoothed, turns: turns, series: series, bandwidth: equivalent, left: slow.left)
-            {
-                threshold = terrainSwingThresholdPerNoise * slow.left
-                turns = Self.extremes(smoothed, threshold: threshold)
-            }
+            correction?.flatStretches = false
         }
         var counted = turns.map { (index: $0, height: smoothed[$0]) }
         var swing = threshold
@@ -1538,10 +1540,12 @@ public struct AscentMethod: Hashable, Sendable {
             guard gap > 0 else { continue }
             var here: [(index: Int, weight: Double)] = []
             var next: [(index: Int, weight: Double)] = []
-            Self.weights(series, bandwidth: bandwidth, at: i) { here.append((index: $0, weight: $1)) }
-            Self.weights(series, bandwidth: bandwidth, at: i + 1) { next.append((index: $0, weight: $1)) }
             var own = NoiseForm(model: model)
-            for w in here { own.add(w.weight, at: x[w.index]) }
+            Self.weights(series, bandwidth: bandwidth, at: i) { j, h in
+                here.append((index: j, weight: h))
+                own.add(h, at: x[j])
+            }
+            Self.weights(series, bandwidth: bandwidth, at: i + 1) { next.append((index: $0, weight: $1)) }
             // The two windows are runs of consecutive fixes: their difference, fix by fix in order.
             func weight(_ w: [(index: Int, weight: Double)], _ j: Int) -> Double {
                 guard let start = w.first?.index, j >= start, j - start < w.count else { return 0 }
