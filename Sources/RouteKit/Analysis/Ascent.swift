@@ -91,7 +91,7 @@ public struct ElevationNoise: Hashable, Sendable {
 ///    least ``slowNoiseModelMeters``, the bandwidth is the one of least estimated risk under the fitted noise's
 ///    covariance (likewise up to ``longHillSmoothingMeters`` where the hills allow it); so is noise that half shows
 ///    at the first lag but grows past it, where the fit finds it correlated over longer than that lag (sparse fixes)
-///    and the level does not hold over the lags after it (see ``whitePlateauHolds(_:level:firstLag:)``), and noise the
+///    and the level does not hold over the lags after it (see ``whitePlateauHolds(_:level:)``), and noise the
 ///    walk took as white where a white part hid the slow noise's start, but which the fit shows slow past it (see
 ///    ``slowNoiseBehindWhite(_:)``). When the fitted model cannot follow the lags it was fitted on
 ///    (fixes so far apart that terrain shows from the shortest lag, growing faster than noise can), nothing tells the
@@ -304,7 +304,9 @@ public struct AscentMethod: Hashable, Sendable {
         // Noise taken as white because half its level shows at the first lag, though it grew past that: slow noise
         // seen on sparse fixes (GPS in whole metres every 12 m: 1.8 m of white noise read, where 4 m correlated over
         // 78 m lie) as much as white noise with terrain above it. The fit tells: noise correlated over longer than
-        // the first lag, at least `slowNoiseModelMeters` of it, is slow; otherwise it stays white.
+        // the first lag, at least `slowNoiseModelMeters` of it, is slow, unless the level holds over the lags after
+        // the first (the first lag's fall is then its scatter: see ``whitePlateauHolds(_:level:)``); otherwise it
+        // stays white.
         let grewPastFirstLag = white && noise.halfAtFirstLag
         if let knownNoise, knownNoise.isCorrelated {
             // Correlated noise known beforehand: the bandwidth of least risk under its covariance (or the one
@@ -325,9 +327,7 @@ public struct AscentMethod: Hashable, Sendable {
             // ``slowNoiseBehindWhite(_:)``).
             let slowBehindWhite = white && slowNoiseBehindWhite(fit)
             // Half the level at the first lag where the plateau holds over the lags after it: the scatter of s² there.
-            let plateauHolds =
-                grewPastFirstLag
-                && whitePlateauHolds(fit, level: noise.sigma * noise.sigma, firstLag: measured.shortestLag)
+            let plateauHolds = grewPastFirstLag && whitePlateauHolds(fit, level: noise.sigma * noise.sigma)
             if white && (!grewPastFirstLag || plateauHolds) && !slowBehindWhite {
                 // White noise: the fit tells nothing more.
             } else if !fit.followsLags {
@@ -1289,22 +1289,26 @@ public struct AscentMethod: Hashable, Sendable {
         return rise / (variances[onset] - whiteVariance) <= noiseGrowthLimit.power(log2(last / lags[onset]))
     }
 
-    /// Whether the level `level` the walk up the lags stopped at holds over the lags of the joint fit after the first
-    /// up to ``plateauFirstLags`` first lags, four lags at least: s² within ``noisePlateauRatio`` of it either way at
-    /// each. Noise taken as white whose first lag shows only half its level (``Noise/halfAtFirstLag``) is then white:
-    /// on 1,500 fixes the ratio of s² at two lags scatters by about 9 %, and white noise alone falls under 0.9 of the
-    /// next lag's on about one track in eight, where slow noise grows on over the lags after it. White GPS noise of 6 m
-    /// every 9–11 m on hills of 6–21 m over 340–870 m, so read as 5.6 m white and 7.8 m correlated over 640 m (the
-    /// terrain's growth from 160 m on, the longest correlation length the fit allows), was smoothed over 226 m: −80 %.
-    func whitePlateauHolds(_ fit: NoiseFit, level: Double, firstLag: Double) -> Bool {
-        let after = zip(fit.lags, fit.variances).dropFirst().filter { $0.0 <= Self.plateauFirstLags * firstLag * 1.001 }
-        return after.count >= 4
+    /// Whether the level `level` the walk up the lags stopped at holds over the lags of the joint fit after the first,
+    /// up to ``plateauFirstLags`` times the first lag and ``plateauLeastLags`` of them at least: s² between 1/r and r
+    /// times the level at each, r being ``noisePlateauRatio``. Noise the walk takes as white whose s² at the first lag
+    /// is at least half the level but under 0.9 of it (``Noise/halfAtFirstLag``) is then white: on 1,500 fixes the
+    /// ratio of s² at two lags scatters by about 9 %, and white noise alone falls under 0.9 of the level on about one
+    /// track in eight, where slow noise grows on over the lags after the first. White GPS noise of 6 m every 9–11 m on
+    /// hills of 6–21 m over 340–870 m, so read as 5.6 m white and 7.8 m correlated over 640 m (the terrain's growth
+    /// from 160 m on, the longest correlation length the fit allows), was smoothed over 226 m: −80 %.
+    func whitePlateauHolds(_ fit: NoiseFit, level: Double) -> Bool {
+        guard let first = fit.lags.first else { return false }
+        let after = zip(fit.lags, fit.variances).dropFirst().filter { $0.0 <= Self.plateauFirstLags * first * 1.001 }
+        return after.count >= Self.plateauLeastLags
             && after.allSatisfy { $0.1 <= noisePlateauRatio * level && $0.1 * noisePlateauRatio >= level }
     }
 
-    /// How many first lags on the plateau of white noise must hold for half its level at the first lag to be the
-    /// scatter there (see ``whitePlateauHolds(_:level:firstLag:)``).
+    /// The longest lag, in first lags, over which ``whitePlateauHolds(_:level:)`` follows the level.
     static let plateauFirstLags = 8.0
+
+    /// The fewest lags after the first on which ``whitePlateauHolds(_:level:)`` sees the level hold.
+    static let plateauLeastLags = 4
 
     /// Whether s² grows faster than noise can (``noiseGrowthLimit`` per doubled lag) from the lag among `lags`
     /// nearest 1/`since` of `to`'s (when shorter than 0.8 of it) to `to`.

@@ -692,10 +692,11 @@ struct SeededRandom: RandomNumberGenerator {
     @Test(arguments: [UInt64(12), 15, 98, 238])
     func whiteNoiseWhoseFirstLagScattersLowIsNotReadAsSlow(seed: UInt64) {
         // Five low hills of 3–12 m over 1.3–5 km with 25 small ones of 2–8 m over 100–300 m, under white GPS noise of
-        // 2.8 m in whole metres every 8.8–9 m. On these tracks s² at the first lag falls under 0.9 of the next lag's,
-        // the scatter of some 1,650 fixes; read as grown past the first lag, the noise was fitted as slow (3.3–3.6 m)
-        // and smoothed over 142–570 m: −68 … −90 %. The level holds over the lags after it: white, −13 … +9 %. Over
-        // seeds 1–300, 20 tracks move, none for the worse: past 50 % 19 → 1, within 15 % 224 → 240.
+        // 2.8 m in whole metres every 8.8–9 m (a family of `scripts/ascent-eval --random-seed 9`, its s51). On these
+        // tracks s² at the first lag falls under 0.9 of the level the walk stops at, the scatter of some 1,650 fixes;
+        // read as grown past the first lag, the noise was fitted as slow (3.3–3.6 m in all) and smoothed over
+        // 142–570 m: −68 … −90 %. The level holds over the lags after it: white (2.8–3.0 m), −13 … +9 %. Over seeds
+        // 1–300, 20 tracks move, none for the worse: past 50 % 19 → 1, within 15 % 224 → 240.
         var random = SeededRandom(state: seed)
         let large = hills(&random, count: 5, heights: 3...11.7, lengths: 1_260...5_000)
         let small = hills(&random, count: 25, heights: 2...8, lengths: 100...300)
@@ -705,17 +706,19 @@ struct SeededRandom: RandomNumberGenerator {
 
     @Test(arguments: [UInt64(70), 141, 158])
     func whiteNoiseOnHillsWhoseFirstLagScattersLowIsNotReadAsSlow(seed: UInt64) {
-        // 15 hills of 6–21 m over 340–870 m under white GPS noise of 6 m in whole metres every 9.2–10.8 m: as above,
-        // read as 8.7–11 m of noise (slow past the first lag, the hills' growth from 160 m on taken as its) and
-        // smoothed over 226–452 m: −82 … −100 %; white, −2.4 … +8.5 %. Over seeds 1–300, 9 tracks move: past 50 %
-        // 4 → 1, within 15 % 260 → 265, and one for the worse (seed 151, −17 → +44 %, white noise read right).
+        // 15 hills of 6–21 m over 340–870 m under white GPS noise of 6 m in whole metres every 9.2–10.8 m (draw 10's
+        // s2 of `scripts/ascent-eval`): as above, read as 8.7–11 m of noise (slow past the first lag, the hills' growth
+        // from 160 m on taken as its) and smoothed over 226–452 m: −82 … −100 %; white (6.2–6.5 m), −2.4 … +8.5 %.
+        // Over seeds 1–300, 9 tracks move: past 50 % 4 → 1, within 15 % 260 → 265, and one for the worse (seed 151,
+        // −17 → +44 %, white noise read right).
         var random = SeededRandom(state: seed)
         let terrain = hills(&random, count: 15, heights: 6.25...21.3, lengths: 337...872)
         expectWhiteNoiseReadAsWhite(terrain, sigma: 6, spacing: 9.19...10.8, noiseUnder: 7, random: &random)
     }
 
-    /// White GPS noise of `sigma` metres on `terrain`, in whole metres every `spacing` metres over 15 km: the noise
-    /// read under `noiseUnder` metres, and the ascent within 15 %.
+    /// White GPS noise of `sigma` metres on `terrain` (the elevation at a distance along the line, metres), in whole
+    /// metres every `spacing` metres over 15 km: the noise read under `noiseUnder` metres (where it is read as slow,
+    /// its correlated part takes the total past that), and the ascent within 15 %.
     func expectWhiteNoiseReadAsWhite(
         _ terrain: (Double) -> Double, sigma: Double, spacing: ClosedRange<Double>, noiseUnder: Double,
         random: inout SeededRandom
