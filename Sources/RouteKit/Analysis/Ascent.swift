@@ -301,13 +301,6 @@ public struct AscentMethod: Hashable, Sendable {
         var slow: (bandwidth: Double, left: Double, smoothed: [Double]?)? = nil
         // Correlated noise known beforehand, whose swings Rice's test can weigh (see below).
         var knownModel: NoiseModel? = nil
-        // Noise taken as white because half its level shows at the first lag, though it grew past that: slow noise
-        // seen on sparse fixes (GPS in whole metres every 12 m: 1.8 m of white noise read, where 4 m correlated over
-        // 78 m lie) as much as white noise with terrain above it. The fit tells: noise correlated over longer than
-        // the first lag, at least `slowNoiseModelMeters` of it, is slow, unless the level holds over the lags after
-        // the first (the first lag's fall is then its scatter: see ``whitePlateauHolds(_:level:)``); otherwise it
-        // stays white.
-        let grewPastFirstLag = white && noise.halfAtFirstLag
         if let knownNoise, knownNoise.isCorrelated {
             // Correlated noise known beforehand: the bandwidth of least risk under its covariance (or the one
             // given), and the noise that smoother leaves.
@@ -326,9 +319,15 @@ public struct AscentMethod: Hashable, Sendable {
             // White at the first lags, where the walk stopped, but slow noise past them (see
             // ``slowNoiseBehindWhite(_:)``).
             let slowBehindWhite = white && slowNoiseBehindWhite(fit)
-            // Half the level at the first lag where the plateau holds over the lags after it: the scatter of s² there.
-            let plateauHolds = grewPastFirstLag && whitePlateauHolds(fit, level: noise.sigma * noise.sigma)
-            if white && (!grewPastFirstLag || plateauHolds) && !slowBehindWhite {
+            // Noise taken as white because half its level shows at the first lag, though it grew past that: slow noise
+            // seen on sparse fixes (GPS in whole metres every 12 m: 1.8 m of white noise read, where 4 m correlated
+            // over 78 m lie) as much as white noise with terrain above it. Where the level holds over the lags after
+            // the first, the first lag's fall is the scatter of s² there (see ``whitePlateauHolds(_:level:)``): white.
+            // Otherwise the fit tells: noise correlated over longer than the first lag, at least
+            // `slowNoiseModelMeters` of it, is slow; otherwise it stays white.
+            let grewPastFirstLag =
+                white && noise.halfAtFirstLag && !whitePlateauHolds(fit, level: noise.sigma * noise.sigma)
+            if white && !grewPastFirstLag && !slowBehindWhite {
                 // White noise: the fit tells nothing more.
             } else if !fit.followsLags {
                 // A model that cannot follow the lags it was fitted on: nothing tells this noise from white
