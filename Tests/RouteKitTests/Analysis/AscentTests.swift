@@ -573,13 +573,24 @@ struct SeededRandom: RandomNumberGenerator {
         _ terrain: (Double) -> Double, sigma: Double, correlation: Double, white: Double,
         spacing: ClosedRange<Double>, length: Double = 15_000, random: inout SeededRandom
     ) -> ElevationSeries {
+        slowNoise(
+            terrain, sigma: sigma, correlation: correlation, white: white, quantum: 1, spacing: spacing,
+            length: length, random: &random)
+    }
+
+    /// `terrain` under that noise (``slowNoiseInWholeMetres(_:sigma:correlation:white:spacing:length:random:)``),
+    /// rounded to `quantum` metres.
+    func slowNoise(
+        _ terrain: (Double) -> Double, sigma: Double, correlation: Double, white: Double, quantum: Double,
+        spacing: ClosedRange<Double>, length: Double = 15_000, random: inout SeededRandom
+    ) -> ElevationSeries {
         var noise = sigma * random.gaussian()
         var previous = 0.0
         return fixes(length: length, spacing: spacing, random: &random) { x, random in
             let rho = exp(-(x - previous) / correlation)
             noise = rho * noise + (1 - rho * rho).squareRoot() * sigma * random.gaussian()
             previous = x
-            return (terrain(x) + noise + white * random.gaussian()).rounded()
+            return ((terrain(x) + noise + white * random.gaussian()) / quantum).rounded() * quantum
         }
     }
 
@@ -686,6 +697,24 @@ struct SeededRandom: RandomNumberGenerator {
         let (result, truth) = ascentUnderSlowNoiseInWholeMetres(
             terrain, sigma: 3.7, correlation: 124, white: 0.6, spacing: 9.7...10.9, random: &random)
         #expect(result.noiseMeters > 2, "noise estimate \(result.noiseMeters)")
+        #expect(abs(result.ascentMeters - truth) / truth < 0.15, "\(result.ascentMeters) vs \(truth)")
+    }
+
+    @Test(arguments: [UInt64(2), 8, 24, 40])
+    func slowNoiseBehindWhiteNoiseSeenWithinTheLagsIsSlow(seed: UInt64) {
+        // 13 hills of 15–41 m over 0.7–2.5 km under GPS noise of 1.3 m correlated over 110 m plus 0.55 m white, in
+        // tenths every 1.1–2 m (draw 2's s49 of `scripts/ascent-eval`). s² grows past the white part from about 16 m
+        // on, but where the hills show (45–64 m) the correlated part is still under twice the white part's, which
+        // slow noise behind white noise asks: read as 0.58–0.59 m of white noise, +42 … +82 % on these seeds. Refitted
+        // with correlation lengths up to the longest lag, 0.9–1.2 m in all: −0.9 … +4.5 %. Over seeds 1–40, 13 tracks
+        // move (+27 … +82 % → −1.4 … +4.7 %), none for the worse; 14 others still read white, +33 … +68 %.
+        var random = SeededRandom(state: seed)
+        let terrain = hills(&random, count: 13, heights: 14.7...41.4, lengths: 682...2_499)
+        let s = slowNoise(
+            terrain, sigma: 1.3, correlation: 110, white: 0.55, quantum: 0.1, spacing: 1.07...1.98, random: &random)
+        let truth = trueAscent(terrain, length: 15_000)
+        let result = AscentMethod.standard.ascentDescent(of: s)
+        #expect(result.noiseMeters > 0.8, "noise estimate \(result.noiseMeters)")
         #expect(abs(result.ascentMeters - truth) / truth < 0.15, "\(result.ascentMeters) vs \(truth)")
     }
 
