@@ -703,11 +703,12 @@ struct SeededRandom: RandomNumberGenerator {
     @Test(arguments: [UInt64(2), 8, 24, 40])
     func slowNoiseBehindWhiteNoiseSeenWithinTheLagsIsSlow(seed: UInt64) {
         // 13 hills of 15–41 m over 0.7–2.5 km under GPS noise of 1.3 m correlated over 110 m plus 0.55 m white, in
-        // tenths every 1.1–2 m (draw 2's s49 of `scripts/ascent-eval`). s² grows past the white part from about 16 m
-        // on, but where the hills show (45–64 m) the correlated part is still under twice the white part's, which
-        // slow noise behind white noise asks: read as 0.58–0.59 m of white noise, +42 … +82 % on these seeds. Refitted
-        // with correlation lengths up to the longest lag, 0.9–1.2 m in all: −0.9 … +4.5 %. Over seeds 1–40, 13 tracks
-        // move (+27 … +82 % → −1.4 … +4.7 %), none for the worse; 14 others still read white, +33 … +68 %.
+        // tenths every 1.1–2 m (modelled on draw 2's s49 of `scripts/ascent-eval`, whose hills are Gaussians). s² grows
+        // past the white part from about 16 m on, but where the hills show (45–64 m) the correlated part's variance at
+        // the longest lag is still under twice the white part's, which slow noise behind white noise asks: read as
+        // 0.58–0.59 m of white noise, +42 … +82 % on these seeds. Refitted with correlation lengths up to the longest
+        // lag, 0.9–1.2 m in all: −0.9 … +4.5 %. Over seeds 1–40, 13 tracks move (+27 … +82 % → −1.4 … +4.7 %), none for
+        // the worse; 14 others still read white, +33 … +68 %.
         var random = SeededRandom(state: seed)
         let terrain = hills(&random, count: 13, heights: 14.7...41.4, lengths: 682...2_499)
         let s = slowNoise(
