@@ -93,9 +93,9 @@ public struct ElevationNoise: Hashable, Sendable {
 ///    at the first lag but grows past it, where the fit finds it correlated over longer than that lag (sparse fixes)
 ///    and the level does not hold over the lags after it (see ``whitePlateauHolds(_:level:)``), and noise the
 ///    walk took as white where a white part hid the slow noise's start, but which the fit shows slow past it (see
-///    ``slowNoiseBehindWhite(_:)``), or at the level the lags themselves reach where they show it but do not confirm
-///    it (see ``slowNoiseWithinLags(_:)``: without the ``slowNoiseModelMeters`` floor, since the noise is otherwise
-///    white). When the fitted model cannot follow the lags it was fitted on
+///    ``slowNoiseBehindWhite(_:)``), or, where the fit does not take it as slow, at the level the lags themselves
+///    reach where they show it (see ``slowNoiseWithinLags(_:)``: without the ``slowNoiseModelMeters`` floor, since
+///    the noise is otherwise white). When the fitted model cannot follow the lags it was fitted on
 ///    (fixes so far apart that terrain shows from the shortest lag, growing faster than noise can), nothing tells the
 ///    noise from white at the fixes' spacing: it is taken as white at the level seen. For white noise, no smoothing
 ///    is among the bandwidths tried (with sparse fixes a smoother can cost the terrain more than it removes of the
@@ -332,10 +332,9 @@ public struct AscentMethod: Hashable, Sendable {
                 white && noise.halfAtFirstLag && !whitePlateauHolds(fit, level: noise.sigma * noise.sigma)
             // The model of slow noise the smoothing and threshold follow, where the noise is slow.
             var slowModel: NoiseModel? = nil
+            let walkTookWhite = white
             if white && !grewPastFirstLag && !slowBehindWhite {
-                // White noise, unless slow noise behind it shows within the lags themselves (see
-                // ``slowNoiseWithinLags(_:)``).
-                slowModel = slowNoiseWithinLags(fit)
+                // White noise, unless slow noise behind it shows within the lags themselves (below).
             } else if !fit.followsLags {
                 // A model that cannot follow the lags it was fitted on: nothing tells this noise from white
                 // at the spacing of the fixes. White at the level seen.
@@ -357,6 +356,9 @@ public struct AscentMethod: Hashable, Sendable {
                     (noise, white, noiseMeters) = (early, true, early.sigma)
                 }
             }
+            // Noise the walk took as white and the fit did not take as slow: slow where the lags themselves show it
+            // (see ``slowNoiseWithinLags(_:)``).
+            if walkTookWhite && slowModel == nil { slowModel = slowNoiseWithinLags(fit) }
             if let slowModel {
                 white = false
                 slow = longHillBandwidth(series, model: slowModel) {
@@ -1319,22 +1321,25 @@ public struct AscentMethod: Hashable, Sendable {
         return rise / (variances[onset] - whiteVariance) <= noiseGrowthLimit.power(log2(last / lags[onset]))
     }
 
-    /// Slow noise behind noise the walk took as white (and that did not grow past the first lag) where the lags show it
-    /// but do not confirm it as ``slowNoiseBehindWhite(_:)`` asks: the noise model refitted with correlation lengths no
-    /// longer than the longest lag, so that its level is the one the lags reach rather than one extrapolated past them.
-    /// Taken where the original fit follows its lags (``NoiseFit/followsLags``, four lags or more), the refitted
-    /// model has a correlated part, whose variance at the longest lag is at least its white part's, and s² above the
-    /// white part grows as noise's can (see ``growsAsNoise(_:above:)``); not held to ``slowNoiseModelMeters``, since
-    /// the noise would otherwise be white. GPS noise of 1.3 m correlated over 110 m plus 0.55 m white, every 1–2 m on
+    /// Slow noise behind noise the walk took as white, where the lags show it but the fit does not take it as slow
+    /// (``slowNoiseBehindWhite(_:)`` asks more, and so does noise that grew past the first lag): the noise model
+    /// refitted with correlation lengths no longer than the longest lag, so that its level is the one the lags reach
+    /// rather than one extrapolated past them. Taken where the original fit follows its lags (``NoiseFit/followsLags``,
+    /// four lags or more), the refitted model has a correlated part over longer than four first lags (as
+    /// ``slowNoiseBehindWhite(_:)`` asks: a barometer in half metres every 4–6 m on dense hills was read as 0.59 m over
+    /// 14 m and lost 3.5 %), whose variance at the longest lag is at least its white part's, and s² above the white
+    /// part grows as noise's can (see ``growsAsNoise(_:above:)``); not held to ``slowNoiseModelMeters``, since the
+    /// noise would otherwise be white. GPS noise of 1.3 m correlated over 110 m plus 0.55 m white, every 1–2 m on
     /// Gaussian hills of 15–41 m over 0.7–2.5 km (`scripts/ascent-eval`'s draw 2, s49), grows past the white part from
     /// about 16 m on, but by the 45–64 m where the hills show, its correlated part's variance at the longest lag is
     /// 1.2–1.5 times the white part's, not twice: taken as white (0.59 m), +40.3 %. On the same noise over raised
-    /// cosines (the unit test's), 27 of 40 tracks were so read (+27 … +82 %); 13 of them are now seen slow within the
-    /// lags (0.9–1.2 m in all): −1.4 … +4.7 %. Nil where it is not so.
+    /// cosines (the unit test's), 27 of 40 tracks were so read (+27 … +82 %); 17 of them are now seen slow within the
+    /// lags (0.9–1.2 m in all): −1.4 … +10.5 %. Nil where it is not so.
     func slowNoiseWithinLags(_ fit: NoiseFit) -> NoiseModel? {
-        guard fit.followsLags, fit.lags.count >= 4, let last = fit.lags.last,
+        guard fit.followsLags, fit.lags.count >= 4, let first = fit.lags.first, let last = fit.lags.last,
             let model = bestNoiseModel(lags: fit.lags, variances: fit.variances, lengthsPerLongestLag: 1),
-            model.correlated > 0, model.correlatedVariance(atLag: last) >= model.white * model.white,
+            model.correlated > 0, model.length > 4 * first,
+            model.correlatedVariance(atLag: last) >= model.white * model.white,
             growsAsNoise(fit, above: model.white * model.white)
         else { return nil }
         return model

@@ -707,8 +707,8 @@ struct SeededRandom: RandomNumberGenerator {
         // past the white part from about 16 m on, but where the hills show (45–64 m) the correlated part's variance at
         // the longest lag is still under twice the white part's, which slow noise behind white noise asks: read as
         // 0.58–0.59 m of white noise, +42 … +82 % on these seeds. Refitted with correlation lengths up to the longest
-        // lag, 0.9–1.2 m in all: −0.9 … +4.5 %. Over seeds 1–40, 13 tracks move (+27 … +82 % → −1.4 … +4.7 %), none for
-        // the worse; 14 others still read white, +33 … +68 %.
+        // lag, 0.9–1.2 m in all: −0.9 … +4.5 %. Over seeds 1–40, 17 tracks move (+27 … +82 % → −1.4 … +10.5 %), none
+        // for the worse; 10 others still read white, +33 … +68 %.
         var random = SeededRandom(state: seed)
         let terrain = hills(&random, count: 13, heights: 14.7...41.4, lengths: 682...2_499)
         let s = slowNoise(
