@@ -99,7 +99,7 @@ public struct ElevationNoise: Hashable, Sendable {
 ///    (fixes so far apart that terrain shows from the shortest lag, growing faster than noise can), nothing tells the
 ///    noise from white at the fixes' spacing: it is taken as white at the level seen. For white noise, no smoothing
 ///    is among the bandwidths tried (with sparse fixes a smoother can cost the terrain more than it removes of the
-///    noise). Slow noise under ``slowNoiseModelMeters`` is first followed up the lags again, stopping before the
+///    noise). Other slow noise under ``slowNoiseModelMeters`` is first followed up the lags again, stopping before the
 ///    first lag where the residuals' tails turn heavy (terrain shows there: noise is Gaussian at every lag); where it
 ///    is white up to there, it is white (hills apart on flat ground, where the share of chords that reach a hill
 ///    grows with the lag as slow noise would). Otherwise (a barometer's drift, rounding) it keeps a rule of thumb:
@@ -121,14 +121,14 @@ public struct ElevationNoise: Hashable, Sendable {
 ///    jointly, the threshold is ``whiteThresholdPerNoise`` times the noise the smoother leaves under the fitted
 ///    covariance (the root of wᵀΣw, w its weights); for correlated noise known beforehand too, lowered to
 ///    ``terrainSwingThresholdPerNoise`` × σ′ where Rice's test, at the bandwidth whose smoothed white noise turns as
-///    often (see ``equivalentBandwidth(_:bandwidth:model:)``), finds the swings to be the terrain's. For slow noise
-///    under ``slowNoiseModelMeters`` it is ``thresholdPerNoise`` × σ′, σ′ being σ over the square root of the number
-///    of independent fixes within 2.5 bandwidths, one per twice the correlation length (the lag at which s² reaches
-///    half of σ²), per ``independenceMeters`` or per fix, whichever is longest: slow noise thus gets a threshold that
-///    its swings do not reach. Swings smaller than the threshold are treated as noise. With exact elevations the
-///    threshold is 0 and the result is the plain sum of the rises; on a lattice (rounded to a quantum, nothing else
-///    read as noise), between the extremes read from where the steps between levels fall where those tell them better
-///    than the levels do (see ``steppedExtremes(_:turns:quantum:)``).
+///    often (see ``equivalentBandwidth(_:bandwidth:model:)``), finds the swings to be the terrain's. For other slow
+///    noise under ``slowNoiseModelMeters`` (not seen within the lags) it is ``thresholdPerNoise`` × σ′, σ′ being σ over
+///    the square root of the number of independent fixes within 2.5 bandwidths, one per twice the correlation length
+///    (the lag at which s² reaches half of σ²), per ``independenceMeters`` or per fix, whichever is longest: slow noise
+///    thus gets a threshold that its swings do not reach. Swings smaller than the threshold are treated as noise. With
+///    exact elevations the threshold is 0 and the result is the plain sum of the rises; on a lattice (rounded to a
+///    quantum, nothing else read as noise), between the extremes read from where the steps between levels fall where
+///    those tell them better than the levels do (see ``steppedExtremes(_:turns:quantum:)``).
 ///
 /// Points without elevation never enter (they are not zeros). The result reports σ, the bandwidth and the
 /// threshold used, so that a user can see why two tools disagree. When the elevations are known to be
@@ -327,7 +327,8 @@ public struct AscentMethod: Hashable, Sendable {
             // over 78 m lie) as much as white noise with terrain above it. Where the level holds over the lags after
             // the first, the first lag's fall is the scatter of s² there (see ``whitePlateauHolds(_:level:)``): white.
             // Otherwise the fit tells: noise correlated over longer than the first lag, at least
-            // `slowNoiseModelMeters` of it, is slow; otherwise it stays white.
+            // `slowNoiseModelMeters` of it, is slow. Either way, noise left white may still be slow where the lags
+            // themselves show it (below).
             let grewPastFirstLag =
                 white && noise.halfAtFirstLag && !whitePlateauHolds(fit, level: noise.sigma * noise.sigma)
             // The model of slow noise the smoothing and threshold follow, where the noise is slow.
@@ -357,7 +358,8 @@ public struct AscentMethod: Hashable, Sendable {
                 }
             }
             // Noise the walk took as white and the fit did not take as slow: slow where the lags themselves show it
-            // (see ``slowNoiseWithinLags(_:)``).
+            // (see ``slowNoiseWithinLags(_:)``, which asks a fit that follows its lags: never after the branch above
+            // that found it cannot).
             if walkTookWhite && slowModel == nil { slowModel = slowNoiseWithinLags(fit) }
             if let slowModel {
                 white = false
@@ -1348,7 +1350,8 @@ public struct AscentMethod: Hashable, Sendable {
     /// Whether the level `level` the walk up the lags stopped at holds over the lags of the joint fit after the first,
     /// up to ``plateauFirstLags`` times the first lag and ``plateauLeastLags`` of them at least: s² between 1/r and r
     /// times the level at each, r being ``noisePlateauRatio``. Noise the walk takes as white whose s² at the first lag
-    /// is at least half the level but under 0.9 of it (``Noise/halfAtFirstLag``) is then white: on 1,500 fixes the
+    /// is at least half the level but under 0.9 of it (``Noise/halfAtFirstLag``) is then white (unless the lags show
+    /// slow noise behind it: see ``slowNoiseWithinLags(_:)``): on 1,500 fixes the
     /// ratio of s² at two lags scatters by about 9 %, and white noise alone falls under 0.9 of the level on about one
     /// track in eight, where slow noise grows on over the lags after the first. White GPS noise of 6 m every 9–11 m on
     /// hills of 6–21 m over 340–870 m, so read as 5.6 m white and 7.8 m correlated over 640 m (the terrain's growth

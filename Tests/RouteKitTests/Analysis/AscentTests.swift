@@ -719,6 +719,23 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(abs(result.ascentMeters - truth) / truth < 0.15, "\(result.ascentMeters) vs \(truth)")
     }
 
+    @Test(arguments: [UInt64(5), 7, 24, 26])
+    func barometerOnDenseHillsIsNotSeenAsSlowNoiseWithinTheLags(seed: UInt64) {
+        // 77 hills of 5–22 m over 170–350 m with 33 small ones of 2–8 m over 100–300 m, under a barometer's 0.45 m in
+        // half metres every 4–6 m (modelled on draw 9's s12 of `scripts/ascent-eval`). The lags end at a few first lags
+        // where the dense hills show; refitted up to the longest lag, the hills' onset reads as 0.65–0.75 m of noise
+        // correlated over a few fixes, and, taken as slow, smoothed: −3.0 … −3.9 % on these seeds (7 of seeds 1–40 so
+        // read, 5 past 2 %). Slow noise seen within the lags must be correlated over longer than four first lags, as
+        // slow noise behind white noise must: white (0.49–0.51 m), within 0.4 %. (Seven other tracks of seeds 1–40,
+        // read as 0.76–0.82 m of noise before this rule as after it, lose 2.5–5.8 %.)
+        var random = SeededRandom(state: seed)
+        let large = hills(&random, count: 77, heights: 5.44...21.5, lengths: 169...348)
+        let small = hills(&random, count: 33, heights: 2...8, lengths: 100...300)
+        expectWhiteNoiseReadAsWhite(
+            { large($0) + small($0) - 400 }, sigma: 0.45, quantum: 0.5, spacing: 4.06...5.92, noiseUnder: 0.6,
+            within: 0.02, random: &random)
+    }
+
     @Test(arguments: [UInt64(12), 15, 98, 238])
     func whiteNoiseWhoseFirstLagScattersLowIsNotReadAsSlow(seed: UInt64) {
         // Five low hills of 3–12 m over 1.3–5 km with 25 small ones of 2–8 m over 100–300 m, under white GPS noise of
@@ -746,20 +763,20 @@ struct SeededRandom: RandomNumberGenerator {
         expectWhiteNoiseReadAsWhite(terrain, sigma: 6, spacing: 9.19...10.8, noiseUnder: 7, random: &random)
     }
 
-    /// White GPS noise of `sigma` metres on `terrain` (the elevation at a distance along the line, metres), in whole
-    /// metres every `spacing` metres over 15 km: the noise read under `noiseUnder` metres (where it is read as slow,
-    /// its correlated part takes the total past that), and the ascent within 15 %.
+    /// White noise of `sigma` metres on `terrain` (the elevation at a distance along the line, metres), rounded to
+    /// `quantum` metres, every `spacing` metres over 15 km: the noise read under `noiseUnder` metres (where it is read
+    /// as slow, its correlated part takes the total past that), and the ascent within `within` (a share) of the truth.
     func expectWhiteNoiseReadAsWhite(
-        _ terrain: (Double) -> Double, sigma: Double, spacing: ClosedRange<Double>, noiseUnder: Double,
-        random: inout SeededRandom
+        _ terrain: (Double) -> Double, sigma: Double, quantum: Double = 1, spacing: ClosedRange<Double>,
+        noiseUnder: Double, within: Double = 0.15, random: inout SeededRandom
     ) {
         let s = fixes(length: 15_000, spacing: spacing, random: &random) { x, random in
-            (terrain(x) + sigma * random.gaussian()).rounded()
+            ((terrain(x) + sigma * random.gaussian()) / quantum).rounded() * quantum
         }
         let truth = trueAscent(terrain, length: 15_000)
         let result = AscentMethod.standard.ascentDescent(of: s)
         #expect(result.noiseMeters < noiseUnder, "noise estimate \(result.noiseMeters)")
-        #expect(abs(result.ascentMeters - truth) / truth < 0.15, "\(result.ascentMeters) vs \(truth)")
+        #expect(abs(result.ascentMeters - truth) / truth < within, "\(result.ascentMeters) vs \(truth)")
     }
 
     @Test(arguments: [UInt64(1), 2, 3])
