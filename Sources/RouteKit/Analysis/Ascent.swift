@@ -366,8 +366,7 @@ public struct AscentMethod: Hashable, Sendable {
                 slow = longHillBandwidth(series, model: slowModel) {
                     Self.leftNoise(series, bandwidth: $0, model: slowModel)
                 }
-                noiseMeters = (slowModel.white * slowModel.white + slowModel.correlated * slowModel.correlated)
-                    .squareRoot()
+                noiseMeters = slowModel.totalMeters
             }
         }
         let bandwidth: Double
@@ -1154,6 +1153,9 @@ public struct AscentMethod: Hashable, Sendable {
         var correlated: Double = 0
         var length: Double = 0
 
+        /// The standard deviation of the whole noise, white and correlated, metres.
+        var totalMeters: Double { (white * white + correlated * correlated).squareRoot() }
+
         /// The correlated part's share of s² at lag `h`: σ𝑐²·g(h/L) (see ``AscentMethod/chordResponse(_:)``).
         func correlatedVariance(atLag h: Double) -> Double {
             length > 0 ? correlated * correlated * AscentMethod.chordResponse(h / length) : 0
@@ -1340,7 +1342,7 @@ public struct AscentMethod: Hashable, Sendable {
     func slowNoiseWithinLags(_ fit: NoiseFit) -> NoiseModel? {
         guard fit.followsLags, fit.lags.count >= 4, let first = fit.lags.first, let last = fit.lags.last,
             let model = bestNoiseModel(lags: fit.lags, variances: fit.variances, lengthsPerLongestLag: 1),
-            model.correlated > 0, model.length > 4 * first,
+            model.length > 4 * first,
             model.correlatedVariance(atLag: last) >= model.white * model.white,
             growsAsNoise(fit, above: model.white * model.white)
         else { return nil }
@@ -1555,7 +1557,7 @@ public struct AscentMethod: Hashable, Sendable {
         let x = series.distances
         let n = x.count
         guard bandwidth > 0 else {
-            return (model.white * model.white + model.correlated * model.correlated).squareRoot()
+            return model.totalMeters
         }
         let samples = min(n, 64)
         var total = 0.0

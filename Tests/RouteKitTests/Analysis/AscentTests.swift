@@ -568,20 +568,10 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     /// `terrain` under GPS noise of `sigma` metres correlated over `correlation` metres (AR(1): e^(−d/L) between fixes
-    /// d apart) plus `white` metres of white noise, in whole metres, a fix every `spacing` metres over `length` metres.
-    func slowNoiseInWholeMetres(
-        _ terrain: (Double) -> Double, sigma: Double, correlation: Double, white: Double,
-        spacing: ClosedRange<Double>, length: Double = 15_000, random: inout SeededRandom
-    ) -> ElevationSeries {
-        slowNoise(
-            terrain, sigma: sigma, correlation: correlation, white: white, quantum: 1, spacing: spacing,
-            length: length, random: &random)
-    }
-
-    /// `terrain` under that noise (``slowNoiseInWholeMetres(_:sigma:correlation:white:spacing:length:random:)``),
-    /// rounded to `quantum` metres.
+    /// d apart) plus `white` metres of white noise, rounded to `quantum` metres (whole metres by default), a fix every
+    /// `spacing` metres over `length` metres.
     func slowNoise(
-        _ terrain: (Double) -> Double, sigma: Double, correlation: Double, white: Double, quantum: Double,
+        _ terrain: (Double) -> Double, sigma: Double, correlation: Double, white: Double, quantum: Double = 1,
         spacing: ClosedRange<Double>, length: Double = 15_000, random: inout SeededRandom
     ) -> ElevationSeries {
         var noise = sigma * random.gaussian()
@@ -595,13 +585,15 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     /// The standard method's ascent of `terrain` under that noise
-    /// (``slowNoiseInWholeMetres(_:sigma:correlation:white:spacing:random:)``), and the terrain's true ascent.
-    func ascentUnderSlowNoiseInWholeMetres(
-        _ terrain: (Double) -> Double, sigma: Double, correlation: Double, white: Double,
+    /// (``slowNoise(_:sigma:correlation:white:quantum:spacing:length:random:)``) over 15 km, and the terrain's true
+    /// ascent.
+    func ascentUnderSlowNoise(
+        _ terrain: (Double) -> Double, sigma: Double, correlation: Double, white: Double, quantum: Double = 1,
         spacing: ClosedRange<Double>, random: inout SeededRandom
     ) -> (result: AscentDescent, truth: Double) {
-        let s = slowNoiseInWholeMetres(
-            terrain, sigma: sigma, correlation: correlation, white: white, spacing: spacing, random: &random)
+        let s = slowNoise(
+            terrain, sigma: sigma, correlation: correlation, white: white, quantum: quantum, spacing: spacing,
+            random: &random)
         return (AscentMethod.standard.ascentDescent(of: s), trueAscent(terrain, length: 15_000))
     }
 
@@ -610,7 +602,7 @@ struct SeededRandom: RandomNumberGenerator {
     func slowGPSNoiseInWholeMetresIsToldFromRollingHills(seed: UInt64, spacing: ClosedRange<Double>) {
         var random = SeededRandom(state: seed)
         let terrain = hills(&random, count: 20, heights: 5...60, lengths: 100...800)
-        let (result, truth) = ascentUnderSlowNoiseInWholeMetres(
+        let (result, truth) = ascentUnderSlowNoise(
             terrain, sigma: 4, correlation: 78, white: 0.5, spacing: spacing, random: &random)
         #expect(abs(result.ascentMeters - truth) / truth < 0.15, "\(result.ascentMeters) vs \(truth)")
     }
@@ -634,7 +626,7 @@ struct SeededRandom: RandomNumberGenerator {
         // → 2, both under 6 m of true ascent; 3 counted none of 4–11 m, against 1.
         var random = SeededRandom(state: seed)
         let terrain = hills(&random, count: 2, heights: 18...50, lengths: 9_000...15_000)
-        let (result, truth) = ascentUnderSlowNoiseInWholeMetres(
+        let (result, truth) = ascentUnderSlowNoise(
             terrain, sigma: 3.9, correlation: 62, white: 0.66, spacing: 10.8...12.6, random: &random)
         #expect(result.noiseMeters > 3, "noise estimate \(result.noiseMeters)")
         #expect(abs(result.ascentMeters - truth) / truth < 0.6, "\(result.ascentMeters) vs \(truth)")
@@ -647,7 +639,7 @@ struct SeededRandom: RandomNumberGenerator {
         // +26 %. Of seeds 1–60 of this family no other track moves.
         var random = SeededRandom(state: 3)
         let terrain = hills(&random, count: 2, heights: 18...50, lengths: 9_000...15_000)
-        let (result, truth) = ascentUnderSlowNoiseInWholeMetres(
+        let (result, truth) = ascentUnderSlowNoise(
             terrain, sigma: 3.9, correlation: 40, white: 0.66, spacing: 10.8...12.6, random: &random)
         #expect(result.noiseMeters > 3.5, "noise estimate \(result.noiseMeters)")
         #expect(abs(result.ascentMeters - truth) / truth < 0.6, "\(result.ascentMeters) vs \(truth)")
@@ -661,7 +653,7 @@ struct SeededRandom: RandomNumberGenerator {
         // the wider smoother of least risk lie many bandwidths apart, and it is taken: +4 … +12 % (6 % over 1–24).
         var random = SeededRandom(state: seed)
         let terrain = hills(&random, count: 3, heights: 6.7...24, lengths: 6_500...15_000)
-        let (result, truth) = ascentUnderSlowNoiseInWholeMetres(
+        let (result, truth) = ascentUnderSlowNoise(
             terrain, sigma: 2.5, correlation: 50, white: 0.9, spacing: 5.04...5.71, random: &random)
         #expect(result.smoothingMeters > 150, "bandwidth \(result.smoothingMeters)")
         #expect(abs(result.ascentMeters - truth) / truth < 0.15, "\(result.ascentMeters) vs \(truth)")
@@ -694,7 +686,7 @@ struct SeededRandom: RandomNumberGenerator {
         // noise's, and they still count +67 … +74 %.
         var random = SeededRandom(state: seed)
         let terrain = hills(&random, count: 16, heights: 16...35, lengths: 280...1_040)
-        let (result, truth) = ascentUnderSlowNoiseInWholeMetres(
+        let (result, truth) = ascentUnderSlowNoise(
             terrain, sigma: 3.7, correlation: 124, white: 0.6, spacing: 9.7...10.9, random: &random)
         #expect(result.noiseMeters > 2, "noise estimate \(result.noiseMeters)")
         #expect(abs(result.ascentMeters - truth) / truth < 0.15, "\(result.ascentMeters) vs \(truth)")
@@ -711,10 +703,8 @@ struct SeededRandom: RandomNumberGenerator {
         // for the worse; 10 others still read white, +33 … +68 %.
         var random = SeededRandom(state: seed)
         let terrain = hills(&random, count: 13, heights: 14.7...41.4, lengths: 682...2_499)
-        let s = slowNoise(
+        let (result, truth) = ascentUnderSlowNoise(
             terrain, sigma: 1.3, correlation: 110, white: 0.55, quantum: 0.1, spacing: 1.07...1.98, random: &random)
-        let truth = trueAscent(terrain, length: 15_000)
-        let result = AscentMethod.standard.ascentDescent(of: s)
         #expect(result.noiseMeters > 0.8, "noise estimate \(result.noiseMeters)")
         #expect(abs(result.ascentMeters - truth) / truth < 0.15, "\(result.ascentMeters) vs \(truth)")
     }
@@ -948,7 +938,7 @@ struct SeededRandom: RandomNumberGenerator {
         // −4.5 … −1.3 %).
         var random = SeededRandom(state: seed)
         let terrain = hills(&random, count: 45, heights: 2...8, lengths: 100...300)
-        let s = slowNoiseInWholeMetres(
+        let s = slowNoise(
             terrain, sigma: 1, correlation: 45, white: 0.36, spacing: 6...6.1, random: &random)
         let truth = trueAscent(terrain, length: 15_000)
         var method = AscentMethod.standard
@@ -966,7 +956,7 @@ struct SeededRandom: RandomNumberGenerator {
         // The same noise on a plain of 60 km, long enough for its swings past five times σ′ to be expected (smoothed at
         // about 550 m, it turns as white noise smoothed at 531 m, rising through its mean about 18 times): they are the
         // noise's, and the threshold stays.
-        let plain = slowNoiseInWholeMetres(
+        let plain = slowNoise(
             { _ in 400 }, sigma: 1, correlation: 45, white: 0.36, spacing: 6...6.1, length: 60_000, random: &random)
         method.terrainSwingThresholdPerNoise = AscentMethod.standard.terrainSwingThresholdPerNoise
         let flat = method.ascentDescent(of: plain)
@@ -984,7 +974,7 @@ struct SeededRandom: RandomNumberGenerator {
         // median 10 m, most 47 m → on 6, median 0 m, most 31 m.
         var random = SeededRandom(state: seed)
         let terrain: (Double) -> Double = { x in 400 + self.bump(x, centre: 0, length: 24_000, height: 140) }
-        let s = slowNoiseInWholeMetres(
+        let s = slowNoise(
             terrain, sigma: 4, correlation: 78, white: 0.5, spacing: 11...13, random: &random)
         let result = AscentMethod.standard.ascentDescent(of: s)
         #expect(result.ascentMeters < 10, "\(result.ascentMeters) m of climbing")
