@@ -157,6 +157,28 @@ import Testing
         #expect(errors.text.contains("took the kept table"), "\(errors.text)")
     }
 
+    /// A run's output folder is named with its process's id and removed when it exits; one that a crashed run
+    /// left (an ended process's, with its files) is removed by the next, and a running process's is kept.
+    @Test func outputFoldersOfEndedRunsAreRemoved() throws {
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let own = FuzzInput.outputFolder
+        #expect(own.hasPrefix("/tmp/\(FuzzInput.outputFolderPrefix)\(getpid())-"))
+        let left = "/tmp/\(FuzzInput.outputFolderPrefix)\(ended.processIdentifier)-Crash1"
+        let running = "/tmp/\(FuzzInput.outputFolderPrefix)\(getppid())-Other1"
+        defer { for folder in [left, running] { try? FileManager.default.removeItem(atPath: folder) } }
+        for folder in [left, running] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            try Data("id\n".utf8).write(to: URL(fileURLWithPath: folder + "/table.csv"))
+        }
+        FuzzInput.removeOutputFoldersOfEndedProcesses()
+        #expect(!FileManager.default.fileExists(atPath: left))
+        #expect(FileManager.default.fileExists(atPath: running + "/table.csv"))
+        #expect(FileManager.default.fileExists(atPath: own))
+    }
+
     @Test(.requires(.python3)) func theBundleTargetRunsARealZIPToTheEnd() throws {
         for run in try Self.realRuns(.bundle) {
             #expect(Self.replay(.bundle, run.input).map(\.code) == run.codes)

@@ -180,17 +180,38 @@ enum FuzzInput {
         return "/proc/self/fd/\(fd)"
     }
 
-    /// A folder for outputs, made once per process and emptied after every input.
+    /// A folder for outputs, made once per process, emptied after every input and removed when the process exits.
+    /// Its name holds the process's id, so that a folder a crashed process left (a finding) is removed by the next.
     static let outputFolder: String = {
-        var template = Array("/tmp/routekit-fuzz-out-XXXXXX".utf8CString)
+        removeOutputFoldersOfEndedProcesses()
+        var template = Array("/tmp/\(outputFolderPrefix)\(getpid())-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }  // NULL on error
         precondition(made != nil, "cannot create a fuzz output folder")
+        atexit { FuzzInput.removeFolder(FuzzInput.outputFolder) }
         return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }()
+
+    static let outputFolderPrefix = "routekit-fuzz-out-"
 
     /// Removes what a run wrote into ``outputFolder`` (files only: the commands make no subfolders).
     static func emptyOutputFolder() {
         for name in names(in: outputFolder) { unlink(outputFolder + "/" + name) }
+    }
+
+    /// Removes `folder` with the files in it.
+    private static func removeFolder(_ folder: String) {
+        for name in names(in: folder) { unlink(folder + "/" + name) }
+        rmdir(folder)
+    }
+
+    /// Removes the output folders of processes that no longer run (`kill` with no signal fails with ESRCH).
+    static func removeOutputFoldersOfEndedProcesses() {
+        for name in names(in: "/tmp") where name.hasPrefix(outputFolderPrefix) {
+            guard let pid = Int32(name.dropFirst(outputFolderPrefix.count).prefix { $0 != "-" }),
+                kill(pid, 0) != 0 && errno == ESRCH
+            else { continue }
+            removeFolder("/tmp/" + name)
+        }
     }
 
     /// The names of the files in `folder`.
