@@ -157,8 +157,9 @@ import Testing
         #expect(errors.text.contains("took the kept table"), "\(errors.text)")
     }
 
-    /// A run's output folder is named with its process's id and removed when it exits; one that a crashed run
-    /// left (an ended process's, with its files) is removed by the next, and a running process's is kept.
+    /// A run's output folder is named with its process's id and removed when it exits. One that a crashed run left
+    /// (an ended process's, with its files, unchanged for an hour) is removed by a later run; a running process's, a
+    /// fresh one and a link are kept.
     @Test func outputFoldersOfEndedRunsAreRemoved() throws {
         let ended = Process()
         ended.executableURL = URL(fileURLWithPath: "/bin/true")
@@ -166,17 +167,29 @@ import Testing
         ended.waitUntilExit()
         let own = FuzzInput.outputFolder
         #expect(own.hasPrefix("/tmp/\(FuzzInput.outputFolderPrefix)\(getpid())-"))
-        let left = "/tmp/\(FuzzInput.outputFolderPrefix)\(ended.processIdentifier)-Crash1"
-        let running = "/tmp/\(FuzzInput.outputFolderPrefix)\(getppid())-Other1"
-        defer { for folder in [left, running] { try? FileManager.default.removeItem(atPath: folder) } }
-        for folder in [left, running] {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let files = FileManager.default
+        let prefix = "/tmp/\(FuzzInput.outputFolderPrefix)"
+        let (left, running, fresh) = (
+            "\(prefix)\(ended.processIdentifier)-Crash1", "\(prefix)\(getpid())-Other1",
+            "\(prefix)\(ended.processIdentifier)-Fresh1"
+        )
+        let (link, target) = ("\(prefix)\(ended.processIdentifier)-Link1", "\(prefix)target-Kept1")
+        defer { for path in [left, running, fresh, link, target] { try? files.removeItem(atPath: path) } }
+        for folder in [left, running, fresh, target] {
+            try files.createDirectory(atPath: folder, withIntermediateDirectories: false)
             try Data("id\n".utf8).write(to: URL(fileURLWithPath: folder + "/table.csv"))
         }
+        try files.createSymbolicLink(atPath: link, withDestinationPath: target)
+        for folder in [left, running, target] {
+            try files.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7_200)], ofItemAtPath: folder)
+        }
+        let twoHoursAgo = timeval(tv_sec: time(nil) - 7_200, tv_usec: 0)
+        #expect(lutimes(link, [twoHoursAgo, twoHoursAgo]) == 0)  // -1 on error; the link's own times, not the target's
         FuzzInput.removeOutputFoldersOfEndedProcesses()
-        #expect(!FileManager.default.fileExists(atPath: left))
-        #expect(FileManager.default.fileExists(atPath: running + "/table.csv"))
-        #expect(FileManager.default.fileExists(atPath: own))
+        #expect(!files.fileExists(atPath: left))
+        for kept in [running, fresh, target] { #expect(files.fileExists(atPath: kept + "/table.csv"), "\(kept)") }
+        #expect((try? files.destinationOfSymbolicLink(atPath: link)) == target)
+        #expect(files.fileExists(atPath: own))
     }
 
     @Test(.requires(.python3)) func theBundleTargetRunsARealZIPToTheEnd() throws {

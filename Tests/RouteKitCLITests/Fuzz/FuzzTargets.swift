@@ -181,13 +181,14 @@ enum FuzzInput {
     }
 
     /// A folder for outputs, made once per process, emptied after every input and removed when the process exits.
-    /// Its name holds the process's id, so that a folder a crashed process left (a finding) is removed by the next.
+    /// Its name holds the process's id, so that the folder of a run that crashed (on a finding) is removed by a later
+    /// one.
     static let outputFolder: String = {
         removeOutputFoldersOfEndedProcesses()
         var template = Array("/tmp/\(outputFolderPrefix)\(getpid())-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }  // NULL on error
         precondition(made != nil, "cannot create a fuzz output folder")
-        atexit { FuzzInput.removeFolder(FuzzInput.outputFolder) }
+        _ = atexit { FuzzInput.removeFolder(FuzzInput.outputFolder) }  // nonzero on error: the folder stays
         return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }()
 
@@ -198,19 +199,26 @@ enum FuzzInput {
         for name in names(in: outputFolder) { unlink(outputFolder + "/" + name) }
     }
 
-    /// Removes `folder` with the files in it.
+    /// Removes `folder` with the files in it (a link among them goes, not what it points to).
     private static func removeFolder(_ folder: String) {
-        for name in names(in: folder) { unlink(folder + "/" + name) }
-        rmdir(folder)
+        for name in names(in: folder) { _ = unlink(folder + "/" + name) }  // -1 on error: the folder stays too
+        _ = rmdir(folder)  // -1 on error (not empty, gone already): left
     }
 
-    /// Removes the output folders of processes that no longer run (`kill` with no signal fails with ESRCH).
+    /// Removes the output folders that ended runs left: a folder of this user's (not a link to one), whose process
+    /// no longer runs and which has not changed for an hour. A process in another PID namespace that shares /tmp
+    /// looks ended to `kill`, but a running harness empties its folder after every input, so its folder changes.
     static func removeOutputFoldersOfEndedProcesses() {
+        let hourAgo = time(nil) - 3_600  // -1 on error: then nothing is old enough
         for name in names(in: "/tmp") where name.hasPrefix(outputFolderPrefix) {
+            let path = "/tmp/" + name
+            var status = stat()
             guard let pid = Int32(name.dropFirst(outputFolderPrefix.count).prefix { $0 != "-" }),
-                kill(pid, 0) != 0 && errno == ESRCH
+                lstat(path, &status) == 0,  // -1 on error: gone already
+                status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid(), status.st_mtim.tv_sec < hourAgo,
+                kill(pid, 0) != 0, errno == ESRCH  // no signal sent: -1 with ESRCH when no such process runs
             else { continue }
-            removeFolder("/tmp/" + name)
+            removeFolder(path)
         }
     }
 
