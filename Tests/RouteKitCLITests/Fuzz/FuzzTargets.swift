@@ -195,14 +195,17 @@ enum FuzzInput {
     static let outputFolderPrefix = "routekit-fuzz-out-"
 
     /// Removes what a run wrote into ``outputFolder`` (files only: the commands make no subfolders).
-    static func emptyOutputFolder() {
-        for name in names(in: outputFolder) { unlink(outputFolder + "/" + name) }
+    static func emptyOutputFolder() { empty(outputFolder) }
+
+    /// Removes the files in `folder` (a link among them goes, not what it points to).
+    private static func empty(_ folder: String) {
+        for name in names(in: folder) { _ = unlink(folder + "/" + name) }  // -1 on error: that file stays
     }
 
-    /// Removes `folder` with the files in it (a link among them goes, not what it points to).
+    /// Removes `folder` with the files in it.
     private static func removeFolder(_ folder: String) {
-        for name in names(in: folder) { _ = unlink(folder + "/" + name) }  // -1 on error: the folder stays too
-        _ = rmdir(folder)  // -1 on error (not empty, gone already): left
+        empty(folder)
+        _ = rmdir(folder)  // -1 on error (a file stayed, gone already): left
     }
 
     /// Removes the output folders that ended runs left: a folder of this user's (not a link to one), whose process
