@@ -14,7 +14,7 @@ import Testing
     func track(from lat: Double, name: String) -> String {
         var gpx = "<gpx><trk><name>\(name)</name><trkseg>"
         for k in 0..<300 {
-            gpx += "<trkpt lat=\"\(lat + Double(k) * 1e-4)\" lon=\"14\"><ele>\(400 + k % 40)</ele></trkpt>"
+            gpx += "<trkpt lat=\"\(lat + Double(k) * 1e-4)\" lon=\"14\"><ele>\(420 - abs(k % 40 - 20))</ele></trkpt>"
         }
         return gpx + "</trkseg></trk></gpx>"
     }
@@ -78,6 +78,32 @@ import Testing
 
     private func matches(of pattern: Regex<(Substring, Substring)>, in text: String) -> [String] {
         text.matches(of: pattern).map { String($0.output.1) }
+    }
+
+    /// A stage whose elevations jump between two altimeters 150 m apart: said once on standard error, and on the
+    /// page beside the stage's numbers, which leave the jumps out (with the 1 m of the steps beside them each way).
+    @Test func elevationJumpsAreSaidForTheStageAndOnThePage() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = folder.appendingPathComponent("bundle")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        var gpx = "<gpx><trk><name>Mixed</name><trkseg>"
+        for k in 0..<300 {
+            let elevation = 420 - abs(k % 40 - 20) + (200..<220 ~= k ? 150 : 0)
+            gpx += "<trkpt lat=\"\(46 + Double(k) * 1e-4)\" lon=\"14\"><ele>\(elevation)</ele></trkpt>"
+        }
+        try Data((gpx + "</trkseg></trk></gpx>").utf8).write(to: bundle.appendingPathComponent("Etapa 1.gpx"))
+        let out = folder.appendingPathComponent("out").path
+        let run = try CLI.run(["stages", bundle.path, "-o", out])
+        #expect(run.status == 0)
+        let said =
+            "2 elevation jumps between neighbouring points, up to 149 m, the first at 2.22 km: not counted as climbing "
+            + "(heights from two sources mixed, or a logger's glitches)"
+        #expect(run.standardError.contains("warning: \(bundle.path): Etapa 1.gpx: \(said)\n"))
+        let html = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(html.contains("<p class=\"note\">2 elevation jumps between neighbouring points, up to 149 m"))
+        let csv = try String(contentsOfFile: out + "/stages.csv", encoding: .utf8)
+        #expect(csv.contains("\n1,Mixed,,,3323.433,158,139,400,569,\n"), "\(csv)")
     }
 
     @Test func theOutputsMatchTheirGoldenFiles() throws {

@@ -6,6 +6,7 @@ import Testing
         "points", "segments", "length_2d_m", "length_3d_m", "ascent_m", "descent_m", "elevation_noise_m",
         "min_elevation_m", "max_elevation_m", "start_time", "end_time", "duration_s", "moving_time_s",
         "average_speed_mps", "max_speed_mps", "steepest_climb_pct", "steepest_descent_pct", "bounds",
+        "elevation_jumps",
     ]
 
     @Test func helpMatchesItsGoldenFile() throws {
@@ -46,6 +47,35 @@ import Testing
         #expect(tracks[0]["duration_s"] is NSNull && tracks[0]["max_speed_mps"] is NSNull)
         #expect(tracks[1]["duration_s"] as? Double == 49)
         #expect((json["total"] as? [String: Any])?["duration_s"] is NSNull)
+    }
+
+    /// A track whose elevations jump between two altimeters 200 m apart, as a track joined from two recordings can:
+    /// the jumps are said in a warning, counted in the JSON, and not climbed.
+    @Test func elevationJumpsAreSaidAndNotClimbed() throws {
+        var gpx = "<gpx><trk><name>Mixed</name><trkseg>"
+        for k in 0..<300 {
+            let elevation = Double(k) * 0.5 + (100..<150 ~= k ? 200 : 0)
+            gpx += "<trkpt lat=\"\(46 + Double(k) * 0.0002)\" lon=\"14\"><ele>\(elevation)</ele></trkpt>"
+        }
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("mixed.gpx").path
+        try Data((gpx + "</trkseg></trk></gpx>").utf8).write(to: URL(fileURLWithPath: path))
+        let run = try CLI.run(["stats", "--format", "json", path])
+        #expect(run.status == 0)
+        #expect(
+            run.standardError
+                == "routekit: warning: \(path): 2 elevation jumps between neighbouring points, up to 201 m, the first "
+                + "at 2.22 km: not counted as climbing (heights from two sources mixed, or a logger's glitches); --dem "
+                + "takes the terrain's heights instead\n")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let track = try #require((json["tracks"] as? [[String: Any]])?.first)
+        #expect(track["elevation_jumps"] as? Int == 2)
+        let ascent = try #require(track["ascent_m"] as? Double)
+        #expect(ascent > 120 && ascent < 150, "\(ascent)")
+        #expect(try #require(track["steepest_climb_pct"] as? Double) < 10)
+        // --quiet says nothing.
+        #expect(try CLI.run(["stats", "--quiet", path]).standardError == "")
     }
 
     @Test func jsonHasTheDocumentedShape() throws {

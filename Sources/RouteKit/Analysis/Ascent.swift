@@ -12,6 +12,8 @@ public struct AscentDescent: Hashable, Sendable {
     public var smoothingMeters: Double
     /// The hysteresis threshold used, in metres.
     public var thresholdMeters: Double
+    /// The steps of the elevations that were not counted, being no one's climbing (``ElevationJump``), in order.
+    public var elevationJumps: [ElevationJump] = []
 
     public init(
         ascentMeters: Double = 0, descentMeters: Double = 0, noiseMeters: Double = 0,
@@ -232,6 +234,19 @@ public struct AscentMethod: Hashable, Sendable {
     /// climbs, far apart on descents) or a route's points (dense on bends) are seldom that uneven; where none is,
     /// nothing changes.
     public var dropoutSpacingRatio: Double = 20
+    /// A step between neighbouring fixes at least this high, metres, steeper than 1:1, at least
+    /// ``elevationJumpPerUsualStep`` times the 90th percentile of the sizes of the line's steps, and not continued by
+    /// the line beside it (the same way, steeper than 1:2, over as far as the step is high or long) is an
+    /// ``ElevationJump``: heights from two sources mixed, or a logger's glitch. So is a step beside one back the other
+    /// way by at least half as much and this height, however long (a glitch moves the fix too). It is not counted: the
+    /// line is measured as if it went on at the level it had before. Nil counts every step as it is. Real tracks with
+    /// jumps rise 80–250 m between points 20–80 m apart where nine steps in ten are under 4–8 m; no synthetic family of
+    /// `scripts/ascent-eval` has one.
+    public var elevationJumpMeters: Double? = 20
+    /// How many times the 90th percentile of the sizes of a line's steps a jump is at least: under white noise of σ
+    /// that percentile is 2.33σ, so under noise of 8 m a jump is over 93 m; on steep ground sampled sparsely, the
+    /// flanks' steps raise it.
+    public var elevationJumpPerUsualStep: Double = 5
     /// On a line whose points took an elevation model's heights where it has data and kept their recorded ones
     /// elsewhere (``ElevationProfile/init(track:method:recorded:recordedMethod:)``), the fewest recorded fixes of a
     /// stretch whose noise is measured on its own (at least 1): fewer cannot tell noise from terrain, and the stretch
@@ -266,9 +281,12 @@ public struct AscentMethod: Hashable, Sendable {
             || knownNoise?.totalMeters == 0 && (smoothingMeters ?? 0) == 0 && (thresholdMeters ?? 0) == 0
     }
 
-    /// Ascent and descent of `series`.
+    /// Ascent and descent of `series`, its elevation jumps (``elevationJumpMeters``) not counted.
     public func ascentDescent(of series: ElevationSeries) -> AscentDescent {
-        analyze(series).result
+        let level = leveled(series)
+        var result = analyze(level.series).result
+        result.elevationJumps = level.jumps
+        return result
     }
 
     /// Ascent and descent of `series`, with the smoothed elevations they were counted on (for white noise, counted

@@ -97,7 +97,16 @@ extension Climb {
     /// `coordinate` gives the position at a sample's index, for the start and the top. O(n).
     public static func find(distances d: [Double], elevations e: [Double], coordinate: (Int) -> Coordinate?) -> [Climb]
     {
-        guard d.count >= 2, e.count == d.count else { return [] }
+        find(distances: d, elevations: e, tops: e, coordinate: coordinate)
+    }
+
+    /// The climbs as ``find(distances:elevations:coordinate:)`` finds them on `elevations`, each top's elevation read
+    /// from `tops` (the smoothed elevations at their recorded levels, where the line's jumps were taken out of
+    /// `elevations`: ``ElevationJump``).
+    static func find(
+        distances d: [Double], elevations e: [Double], tops: [Double], coordinate: (Int) -> Coordinate?
+    ) -> [Climb] {
+        guard d.count >= 2, e.count == d.count, tops.count == d.count else { return [] }
         var found: [Climb] = []
         var bottom = 0, top = 0  // the climb being followed
         var low = 0, high = 0  // since the top: the lowest point, and the highest after it
@@ -119,17 +128,17 @@ extension Climb {
                 e[i] < e[bottom] || e[top] - e[low] >= dipLimitMeters(gainSoFar: e[top] - e[bottom])
                 || d[i] - d[top] >= longestDipMeters
             guard ends else { continue }
-            if let climb = climb(from: bottom, to: top, d, e, coordinate) { found.append(climb) }
+            if let climb = climb(from: bottom, to: top, d, e, tops, coordinate) { found.append(climb) }
             (bottom, top) = (low, high)  // the next climb starts at the lowest point after this top
             (low, high) = (high, high)
         }
-        if let climb = climb(from: bottom, to: top, d, e, coordinate) { found.append(climb) }
+        if let climb = climb(from: bottom, to: top, d, e, tops, coordinate) { found.append(climb) }
         return found
     }
 
     /// The climb from sample `s` to sample `t`, when it is long and steep enough to count.
     private static func climb(
-        from s: Int, to t: Int, _ d: [Double], _ e: [Double], _ coordinate: (Int) -> Coordinate?
+        from s: Int, to t: Int, _ d: [Double], _ e: [Double], _ tops: [Double], _ coordinate: (Int) -> Coordinate?
     ) -> Climb? {
         let length = d[t] - d[s]
         let gain = e[t] - e[s]
@@ -146,7 +155,8 @@ extension Climb {
             steepest = max(steepest, (e[j] - e[i]) / (d[j] - d[i]) * 100)
         }
         return Climb(
-            startMeters: d[s], endMeters: d[t], gainMeters: gain, topElevationMeters: e[t], maxGradePercent: steepest,
+            startMeters: d[s], endMeters: d[t], gainMeters: gain, topElevationMeters: tops[t],
+            maxGradePercent: steepest,
             start: coordinate(s), top: coordinate(t))
     }
 }

@@ -38,6 +38,9 @@ public struct ElevationProfile: Sendable {
     public var positions: [Position]
     /// The index in ``positions`` where each segment starts.
     public var segmentStarts: [Int]
+    /// The smoothed elevation of each sample less what the track's elevation jumps moved it by (``ElevationJump``);
+    /// empty for a track without jumps, whose samples' smoothed elevations are these.
+    private(set) var countedElevations: [Double] = []
 
     /// The stretch over which a sample's grade is taken, metres.
     public static let gradeWindowMeters = 100.0
@@ -73,6 +76,8 @@ public struct ElevationProfile: Sendable {
         self.segmentStarts = segmentStarts
         let series = collector.trackSeries[0]
         let smoothed = collector.trackSmoothed[0]
+        // The elevations the ascent counts, for the grades: without the line's jumps (``ElevationJump``).
+        let counted = StatisticsCollector.countedElevations(smoothed, collector.trackJumpOffsets[0])
         var samples: [Sample] = []
         samples.reserveCapacity(series.count)
         for i in 0..<series.count {
@@ -81,7 +86,8 @@ public struct ElevationProfile: Sendable {
                     distanceMeters: series.distances[i], elevationMeters: series.elevations[i],
                     smoothedElevationMeters: i < smoothed.count ? smoothed[i] : series.elevations[i], gradePercent: 0))
         }
-        // Grades from the smoothed elevations half a window either side (clamped at the ends).
+        // Grades from the smoothed elevations half a window either side (clamped at the ends), jumps not counted.
+        let levels = counted.count == samples.count ? counted : samples.map(\.smoothedElevationMeters)
         var lo = 0
         var hi = 0
         let half = Self.gradeWindowMeters / 2
@@ -90,12 +96,10 @@ public struct ElevationProfile: Sendable {
             while samples[lo].distanceMeters < x - half { lo += 1 }
             while hi + 1 < samples.count && samples[hi].distanceMeters < x + half { hi += 1 }
             let run = samples[hi].distanceMeters - samples[lo].distanceMeters
-            if run > 0 {
-                samples[i].gradePercent =
-                    (samples[hi].smoothedElevationMeters - samples[lo].smoothedElevationMeters) / run * 100
-            }
+            if run > 0 { samples[i].gradePercent = (levels[hi] - levels[lo]) / run * 100 }
         }
         self.samples = samples
+        if !collector.trackJumpOffsets[0].isEmpty && levels.count == samples.count { countedElevations = levels }
     }
 
     /// At most `count` samples that draw the same line at that resolution: Largest-Triangle-Three-Buckets
@@ -167,19 +171,30 @@ public struct ElevationProfile: Sendable {
 
     /// The smoothed elevation at a distance, interpolated; nil for an empty profile.
     public func elevation(atDistance distance: Double) -> Double? {
+        interpolated(atDistance: distance) { samples[$0].smoothedElevationMeters }
+    }
+
+    /// The elevation the ascent counts at a distance, interpolated: the smoothed elevation less what the track's
+    /// elevation jumps (``ElevationJump``) moved it by, for grades; nil for an empty profile.
+    func countedElevation(atDistance distance: Double) -> Double? {
+        guard countedElevations.count == samples.count else { return elevation(atDistance: distance) }
+        return interpolated(atDistance: distance) { countedElevations[$0] }
+    }
+
+    /// `value` of the samples at a distance, interpolated between the samples either side (the first or last
+    /// sample's beyond the ends); nil for an empty profile.
+    private func interpolated(atDistance distance: Double, _ value: (Int) -> Double) -> Double? {
         guard let first = samples.first else { return nil }
-        if distance <= first.distanceMeters { return first.smoothedElevationMeters }
+        if distance <= first.distanceMeters { return value(0) }
         var lo = 0
         var hi = samples.count - 1
-        if distance >= samples[hi].distanceMeters { return samples[hi].smoothedElevationMeters }
+        if distance >= samples[hi].distanceMeters { return value(hi) }
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
             if samples[mid].distanceMeters <= distance { lo = mid } else { hi = mid }
         }
-        let a = samples[lo]
-        let b = samples[hi]
-        let span = b.distanceMeters - a.distanceMeters
-        let t = span > 0 ? (distance - a.distanceMeters) / span : 0
-        return a.smoothedElevationMeters + t * (b.smoothedElevationMeters - a.smoothedElevationMeters)
+        let span = samples[hi].distanceMeters - samples[lo].distanceMeters
+        let t = span > 0 ? (distance - samples[lo].distanceMeters) / span : 0
+        return value(lo) + t * (value(hi) - value(lo))
     }
 }

@@ -5,8 +5,9 @@
 /// ``method`` on each segment's elevations, measured when the line ends; where some of a segment's points kept
 /// recorded elevations among exact ones (``recordedElevationKept()``), ``methodForRecordedElevations`` on those
 /// stretches, each hung between the exact heights at its ends, and the whole segment counted in one pass (see
-/// ``AscentMethod/shortestMeasuredRecordedMeters``). Memory: two numbers per point of the current track, and the
-/// position of each point that kept a recorded elevation.
+/// ``AscentMethod/shortestMeasuredRecordedMeters``). Elevation jumps (``ElevationJump``) are taken out of each segment
+/// first. Memory: two numbers per point of the current track (three where it has jumps), and the position of each point
+/// that kept a recorded elevation.
 public final class StatisticsCollector: GPXHandler {
     /// The ascent method.
     public let method: AscentMethod
@@ -24,9 +25,14 @@ public final class StatisticsCollector: GPXHandler {
     /// The elevation series of each track and route, when ``keepSeries`` is set (for profiles).
     public private(set) var trackSeries: [ElevationSeries] = []
     public private(set) var routeSeries: [ElevationSeries] = []
-    /// The smoothed elevations of each track and route, aligned with its series, when ``keepSeries`` is set.
+    /// The smoothed elevations of each track and route, aligned with its series, when ``keepSeries`` is set: at the
+    /// recorded levels, a line's elevation jumps (``ElevationJump``) kept as steps.
     private(set) var trackSmoothed: [[Double]] = []
     private(set) var routeSmoothed: [[Double]] = []
+    /// For each track and route, what its jumps moved each smoothed elevation by (the elevations the ascent counts are
+    /// the smoothed ones less these), when ``keepSeries`` is set; empty for a line without jumps.
+    private(set) var trackJumpOffsets: [[Double]] = []
+    private(set) var routeJumpOffsets: [[Double]] = []
     /// Keep each line's elevation series for a profile.
     public var keepSeries = false
 
@@ -45,6 +51,8 @@ public final class StatisticsCollector: GPXHandler {
     private var runFirstTime: Timestamp?
     private var lastTime: Timestamp?
     private var smoothedParts: [Double] = []
+    /// What the jumps of the current line moved each of `smoothedParts` by; nil while it has none.
+    private var jumpOffsets: [Double]?
     /// Points of the longest part (segment) of the current line measured so far.
     private var longestPart = 0
     private var ascent = AscentDescent()
@@ -70,6 +78,7 @@ public final class StatisticsCollector: GPXHandler {
         if keepSeries {
             trackSeries.append(series)
             trackSmoothed.append(smoothedParts)
+            trackJumpOffsets.append(jumpOffsets ?? [])
         }
     }
 
@@ -86,6 +95,7 @@ public final class StatisticsCollector: GPXHandler {
         if keepSeries {
             routeSeries.append(series)
             routeSmoothed.append(smoothedParts)
+            routeJumpOffsets.append(jumpOffsets ?? [])
         }
     }
 
@@ -99,6 +109,7 @@ public final class StatisticsCollector: GPXHandler {
         ascent = AscentDescent()
         hasElevation = false
         smoothedParts = []
+        jumpOffsets = nil
         longestPart = 0
         segmentMaxima = (nil, nil)
         parts.removeAll(keepingCapacity: true)
@@ -208,8 +219,9 @@ public final class StatisticsCollector: GPXHandler {
     private func measureParts() {
         var nextRecorded = recordedSamples.startIndex
         for range in parts {
-            let part = ElevationSeries(
-                distances: Array(series.distances[range]), elevations: Array(series.elevations[range]))
+            let level = method.leveled(
+                ElevationSeries(distances: Array(series.distances[range]), elevations: Array(series.elevations[range])))
+            let part = level.series
             hasElevation = true
             var recorded: [Int] = []
             while nextRecorded < recordedSamples.endIndex && recordedSamples[nextRecorded] < range.upperBound {
@@ -224,6 +236,7 @@ public final class StatisticsCollector: GPXHandler {
                 }
             ascent.ascentMeters += result.ascentMeters
             ascent.descentMeters += result.descentMeters
+            ascent.elevationJumps += level.jumps
             // Report the parameters of the longest part.
             if part.count >= longestPart {
                 longestPart = part.count
@@ -231,9 +244,20 @@ public final class StatisticsCollector: GPXHandler {
                 ascent.smoothingMeters = result.smoothingMeters
                 ascent.thresholdMeters = result.thresholdMeters
             }
-            smoothedParts.append(contentsOf: smoothed)
+            if !level.jumps.isEmpty && jumpOffsets == nil {
+                jumpOffsets = [Double](repeating: 0, count: smoothedParts.count)
+            }
+            jumpOffsets? += level.offsets.isEmpty ? [Double](repeating: 0, count: smoothed.count) : level.offsets
+            smoothedParts.append(contentsOf: level.recordedLevels(smoothed))
             grades(part.distances, smoothed)
         }
+    }
+
+    /// `smoothed` elevations at their recorded levels less what the line's jumps moved them by (`offsets`, empty for
+    /// none): the elevations the ascent was counted on.
+    static func countedElevations(_ smoothed: [Double], _ offsets: [Double]) -> [Double] {
+        guard offsets.count == smoothed.count else { return smoothed }
+        return zip(smoothed, offsets).map { $0 - $1 }
     }
 
     /// Highest average speed over a stretch of at least the window, with two pointers.
@@ -270,7 +294,10 @@ public final class StatisticsCollector: GPXHandler {
         if hasElevation { result.ascent = ascent }
         if hasElevation && smoothedParts.count == series.count {
             let coordinates = seriesCoordinates
-            result.climbs = Climb.find(distances: series.distances, elevations: smoothedParts) { coordinates[$0] }
+            result.climbs = Climb.find(
+                distances: series.distances, elevations: Self.countedElevations(smoothedParts, jumpOffsets ?? []),
+                tops: smoothedParts
+            ) { coordinates[$0] }
         }
         result.checkTimes()
         if result.timeProblem == nil, let moving = result.movingTimeSeconds, moving > 0 {

@@ -109,8 +109,9 @@ public struct TrackStatistics: Hashable, Sendable {
     }
 
     /// The sum of several tracks: counts, lengths, climbing and times add up; extremes are the extremes of
-    /// all; the average speed is the total length over the total moving time.
-    /// Time-based values are nil when they are nil for a part whose times go back.
+    /// all; the elevation jumps are all the parts' (each at its distance along its own line); the average speed is
+    /// the total length over the total moving time. Time-based values are nil when they are nil for a part whose
+    /// times go back.
     public static func total(of parts: [TrackStatistics]) -> TrackStatistics {
         var total = TrackStatistics()
         for part in parts {
@@ -127,6 +128,7 @@ public struct TrackStatistics: Hashable, Sendable {
                 sum.ascentMeters += a.ascentMeters
                 sum.descentMeters += a.descentMeters
                 sum.noiseMeters = max(sum.noiseMeters, a.noiseMeters)
+                sum.elevationJumps += a.elevationJumps
                 total.ascent = sum
             }
             total.minElevationMeters = minimum(total.minElevationMeters, part.minElevationMeters)

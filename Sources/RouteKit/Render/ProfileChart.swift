@@ -146,7 +146,7 @@ public struct ProfileChart {
     }
 
     /// The area under the curve, coloured by the average grade of each stretch of `stretch` metres (runs of
-    /// stretches of one class drawn as one polygon), the curve and the axes.
+    /// stretches of one class drawn as one polygon; elevation jumps not counted), the curve and the axes.
     private func drawArea(
         _ points: [ElevationProfile.Sample], _ profile: ElevationProfile, stretch: Double, _ plot: Plot,
         into svg: inout SVGWriter
@@ -159,7 +159,8 @@ public struct ProfileChart {
         var a = start
         while a < end {
             let b = min(a + stretch, end)
-            let c = Self.classIndex((elevation(b) - elevation(a)) / max(b - a, 1e-9) * 100)
+            let rise = (profile.countedElevation(atDistance: b) ?? 0) - (profile.countedElevation(atDistance: a) ?? 0)
+            let c = Self.classIndex(rise / max(b - a, 1e-9) * 100)
             if let last = runs.last, last.grade == c { runs[runs.count - 1].to = b } else { runs.append((a, b, c)) }
             a = b
         }

@@ -128,7 +128,11 @@ public struct StageBundle: Sendable {
         }
         for result in built {
             switch result {
-            case .success(let stage): bundle.stages.append(stage)
+            case .success(let stage):
+                bundle.stages.append(stage)
+                if let jumps = stage.statistics.ascent?.elevationJumps, !jumps.isEmpty {
+                    bundle.problems.append("\(stage.fileName): \(ElevationJump.summary(jumps))")
+                }
             case .failure(let problem): bundle.problems.append(problem.message)
             }
         }

@@ -116,9 +116,10 @@ struct StatsCommand: Command {
             let lines = collector.lines
             if lines.isEmpty { console.warning("\(file.path): no track or route with a point") }
             for (k, line) in lines.enumerated() where !quiet {
+                let place = file.path + (lines.count > 1 ? " (\(line.name ?? "track \(k + 1)"))" : "")
+                warnElevationJumps(line, at: place, quiet: quiet, console: console)
                 guard let problem = line.timeProblem else { continue }
-                let which = lines.count > 1 ? " (\(line.name ?? "track \(k + 1)"))" : ""
-                console.warning("\(file.path)\(which): \(problem): duration, moving time and speeds are left out")
+                console.warning("\(place): \(problem): duration, moving time and speeds are left out")
             }
             rows += lines.map { (file.path, $0) }
         }
@@ -137,6 +138,13 @@ struct StatsCommand: Command {
         try console.write(&buffer, to: output)
         return .success
     }
+}
+
+/// Says where a line's elevations jump (``ElevationJump``), which the ascent does not count; `place` names the file
+/// and, where it holds several lines, the line. Nothing when quiet or where there is none.
+func warnElevationJumps(_ line: TrackStatistics, at place: String, quiet: Bool, console: Console) {
+    guard !quiet, let jumps = line.ascent?.elevationJumps, !jumps.isEmpty else { return }
+    console.warning("\(place): \(ElevationJump.summary(jumps)); --dem takes the terrain's heights instead")
 }
 
 /// Opens every input and recognises its format, before anything is written: a missing or unknown file

@@ -429,6 +429,10 @@ enum StageOutput {
         h +=
             "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td>"
             + "</tr></table></div>\n"
+        if let jumps = s.ascent?.elevationJumps, !jumps.isEmpty {
+            let said = ElevationJump.summary(jumps)
+            h += "<p class=\"note\">" + escape(said.prefix(1).uppercased() + said.dropFirst()) + ".</p>\n"
+        }
         h +=
             zoomable(profile, id: "stage-\(stage.number)-profile", what: "profile") + climbsHTML(s.climbs)
             + zoomable(map, id: "stage-\(stage.number)-map", what: "map")

@@ -111,6 +111,7 @@ enum StatsFormatter {
             ("steepest_climb_pct", .number(s.steepestClimbPercent)),
             ("steepest_descent_pct", .number(s.steepestDescentPercent)),
             ("bounds", .bounds(s.bounds)),
+            ("elevation_jumps", .integer(s.ascent?.elevationJumps.count ?? 0)),
         ]
     }
 

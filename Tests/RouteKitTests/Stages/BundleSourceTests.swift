@@ -17,7 +17,7 @@ enum SampleBundle {
             let lat = latitude + Double(k) * 0.000_123_456_789_012_3
             gpx +=
                 "      <trkpt lat=\"\(lat)\" lon=\"14.509415136427\">\r\n"
-                + "        <ele>\(300 + Double(k % 30) * 1.5)</ele>\r\n"
+                + "        <ele>\(300 + Double(15 - abs(k % 30 - 15)) * 1.5)</ele>\r\n"
             gpx += "        <time>2013-10-09T23:\(10 + k / 60):\(k % 60 < 10 ? "0" : "")\(k % 60).9543725</time>\r\n"
             gpx += "        <name>TOČKA \(k)</name>\r\n        <desc />\r\n      </trkpt>\r\n"
         }

@@ -1,0 +1,120 @@
+/// A step of a line's elevations between neighbouring fixes that no one climbs and no noise makes: heights from two
+/// sources mixed in one line (a track joined from recordings whose altimeters disagree by a hundred metres or more,
+/// each point keeping its own), or a logger's glitch (one fix hundreds of metres off). It is not climbing: the ascent,
+/// the descent, the grades and the climbs are measured as if the line went on at the level it had before it
+/// (``AscentMethod/elevationJumpMeters`` says which steps are jumps).
+public struct ElevationJump: Hashable, Sendable {
+    /// Where it is: the distance along the line of the fix after it, metres.
+    public var distanceMeters: Double
+    /// Its height, metres: positive up, negative down.
+    public var heightMeters: Double
+
+    /// A jump `heightMeters` high (negative down) at `distanceMeters` along its line.
+    public init(distanceMeters: Double, heightMeters: Double) {
+        self.distanceMeters = distanceMeters
+        self.heightMeters = heightMeters
+    }
+}
+
+extension ElevationJump {
+    /// What a list of jumps means, for a warning: how many, the highest, where the first is, and that they are not
+    /// counted ("3 elevation jumps between neighbouring points, up to 252 m, the first at 19.37 km: not counted as
+    /// climbing (heights from two sources mixed, or a logger's glitches)"). Empty for none.
+    public static func summary(_ jumps: [ElevationJump]) -> String {
+        guard let first = jumps.first else { return "" }
+        let highest = jumps.map { abs($0.heightMeters) }.max() ?? 0
+        let count = jumps.count == 1 ? "an elevation jump" : "\(jumps.count) elevation jumps"
+        let height = jumps.count == 1 ? "of \(Int(highest.rounded())) m" : "up to \(Int(highest.rounded())) m"
+        let km = DecimalText.fixed(first.distanceMeters / 1000, decimals: 2)
+        let place = jumps.count == 1 ? "at \(km) km" : "the first at \(km) km"
+        return "\(count) between neighbouring points, \(height), \(place): not counted as climbing "
+            + "(heights from two sources mixed, or a logger's glitches)"
+    }
+}
+
+/// A line's elevations with their jumps taken out: each elevation after a jump moved by its height, so that the
+/// line goes on at the level it had before it. The ascent is counted on these; the elevations shown are these plus
+/// ``offsets``.
+struct LeveledElevations {
+    /// The series without its jumps.
+    var series: ElevationSeries
+    /// The jumps taken out, in order along the line.
+    var jumps: [ElevationJump]
+    /// For each sample, what was taken off its elevation (the sum of the jumps before it); empty where none was.
+    var offsets: [Double]
+
+    /// `values` along the leveled series (the smoothed elevations) at the recorded levels again: each plus its offset.
+    func recordedLevels(_ values: [Double]) -> [Double] {
+        guard !offsets.isEmpty, values.count == offsets.count else { return values }
+        return zip(values, offsets).map { $0 + $1 }
+    }
+}
+
+extension AscentMethod {
+    /// `series` with its jumps taken out. A step is a jump when it is at least ``elevationJumpMeters`` high, steeper
+    /// than 1:1, at least ``elevationJumpPerUsualStep`` times the 90th percentile of the sizes of the line's steps
+    /// (on steep or rough ground, and under strong noise, that percentile is large: under white noise of σ it is
+    /// 2.33σ, so a jump is over 11.6σ), and the line on
+    /// neither side of it goes on the same way steeper than 1:2 over as far as the step is high or long (that is a
+    /// steep slope of the line, or a device's reading settling, not a jump); and so is a step beside a jump back the
+    /// other way by at least half its height and the least height of a jump, however long (a spike's other flank).
+    /// O(n) where no step is that high and steep.
+    func leveled(_ series: ElevationSeries) -> LeveledElevations {
+        let none = LeveledElevations(series: series, jumps: [], offsets: [])
+        guard let least = elevationJumpMeters, series.count >= 2 else { return none }
+        let x = series.distances
+        let e = series.elevations
+        func steep(_ i: Int, atLeast height: Double) -> Bool {
+            let rise = abs(e[i] - e[i - 1])
+            return rise >= height && rise > x[i] - x[i - 1]
+        }
+        guard (1..<series.count).contains(where: { steep($0, atLeast: least) }) else { return none }
+        var sizes = (1..<series.count).map { abs(e[$0] - e[$0 - 1]) }
+        let usual = Self.select(&sizes, Int(0.9 * Double(sizes.count - 1)))
+        let height = max(least, elevationJumpPerUsualStep * usual)
+        // Whether the line beside step i (from fix i − 1 to fix i) goes on the way of its rise, steeper than 1:2 over
+        // as far as the step is high or long: before fix i − 1 (`after` false) or after fix i.
+        func continues(_ i: Int, after: Bool) -> Bool {
+            let rise = e[i] - e[i - 1]
+            let reach = max(abs(rise), x[i] - x[i - 1])
+            let from = after ? i : i - 1
+            var to = from
+            if after {
+                while to + 1 < series.count && x[to] - x[from] < reach { to += 1 }
+            } else {
+                while to > 0 && x[from] - x[to] < reach { to -= 1 }
+            }
+            let run = abs(x[to] - x[from])
+            let change = after ? e[to] - e[from] : e[from] - e[to]
+            return run > 0 && change * rise > 0 && 2 * abs(change) > run
+        }
+        var isJump = [Bool](repeating: false, count: series.count)
+        for i in 1..<series.count where steep(i, atLeast: height) {
+            isJump[i] = !continues(i, after: false) && !continues(i, after: true)
+        }
+        // A spike's other flank: a step beside a jump, back the other way by at least half as much and a jump's least
+        // height, however long (a glitch may move the fix as well as its height).
+        for i in 1..<series.count where isJump[i] {
+            let rise = e[i] - e[i - 1]
+            for j in [i - 1, i + 1] where j >= 1 && j < series.count && !isJump[j] {
+                let back = e[j] - e[j - 1]
+                if back * rise < 0 && abs(back) >= max(height, abs(rise) / 2) { isJump[j] = true }
+            }
+        }
+        let at = isJump.indices.filter { isJump[$0] }
+        guard !at.isEmpty else { return none }
+        var offsets = [Double](repeating: 0, count: series.count)
+        var offset = 0.0
+        var next = 0
+        for k in 0..<series.count {
+            if next < at.count && at[next] == k {
+                offset += e[k] - e[k - 1]
+                next += 1
+            }
+            offsets[k] = offset
+        }
+        let jumps = at.map { ElevationJump(distanceMeters: x[$0], heightMeters: e[$0] - e[$0 - 1]) }
+        let leveled = ElevationSeries(distances: x, elevations: zip(e, offsets).map { $0 - $1 })
+        return LeveledElevations(series: leveled, jumps: jumps, offsets: offsets)
+    }
+}
