@@ -15,6 +15,47 @@ import Testing
         #expect(run.standardOutput == (try String(contentsOf: golden, encoding: .utf8)))
     }
 
+    /// A file of several tracks is drawn as one line, named for its first and last track.
+    @Test func severalTracksAreNamedForTheFirstAndTheLast() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("three.gpx").path
+        var gpx = "<gpx>"
+        for (n, name) in ["Morning", "Noon", "Evening"].enumerated() {
+            gpx += "<trk><name>\(name)</name><trkseg>"
+            for k in 0..<50 {
+                gpx +=
+                    "<trkpt lat=\"\(46 + Double(n) * 0.01 + Double(k) * 1e-4)\" lon=\"14\"><ele>\(300 + k)</ele></trkpt>"
+            }
+            gpx += "</trkseg></trk>"
+        }
+        try Data((gpx + "</gpx>").utf8).write(to: URL(fileURLWithPath: path))
+        let run = try CLI.run(["profile", path, "--format", "json"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("\"name\":\"Morning … Evening (3 tracks one after the other)\""))
+        let climbs = try CLI.run(["climbs", path])
+        #expect(climbs.standardOutput.hasPrefix("Morning … Evening (3 tracks one after the other)"))
+    }
+
+    /// A control-point file of a whole route against one stage: the warning names ten of the far ones, not all.
+    @Test func farWaypointsAreListedUpToTen() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let points = folder.appendingPathComponent("route-kt.gpx").path
+        let waypoints = (1...15).map { "<wpt lat=\"\(40 + Double($0) * 0.01)\" lon=\"10\"><name>KT \($0)</name></wpt>" }
+        try Data(("<gpx>" + waypoints.joined() + "</gpx>").utf8).write(to: URL(fileURLWithPath: points))
+        for command in ["profile", "map"] {
+            let run = try CLI.run([
+                command, Self.stage, "--waypoints", points, "-o", folder.appendingPathComponent("x.svg").path,
+            ])
+            #expect(run.status == 0)
+            #expect(run.standardError.contains(": 15 waypoints further than 200 m from "), "\(command)")
+            #expect(run.standardError.contains("KT 10"), "\(command)")
+            #expect(!run.standardError.contains("KT 11"), "\(command)")
+            #expect(run.standardError.contains(" and 5 more\n"), "\(command)")
+        }
+    }
+
     @Test func drawsTheStageWithItsControlPointsAndWarnsAboutTheFarOnes() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -301,7 +301,7 @@ public final class StatisticsCollector: GPXHandler {
         }
         result.checkTimes()
         if result.timeProblem == nil, let moving = result.movingTimeSeconds, moving > 0 {
-            result.averageSpeedMetersPerSecond = result.length2DMeters / moving
+            result.averageSpeedMetersPerSecond = result.timedLengthMeters / moving
         }
         result.steepestClimbPercent = segmentMaxima.climb.map { max($0, 0) }
         result.steepestDescentPercent = segmentMaxima.descent.map { min($0, 0) }

@@ -28,7 +28,8 @@ public struct TrackStatistics: Hashable, Sendable {
     /// Seconds spent moving: the intervals between consecutive fixes whose average speed is at least
     /// ``TrackStatistics/movingSpeedMetersPerSecond``.
     public var movingTimeSeconds: Double?
-    /// Length divided by moving time, metres per second.
+    /// The length covered between timed fixes (``timedLengthMeters``) divided by moving time, metres per second: on a
+    /// track with fixes or segments without times, their length does not count.
     public var averageSpeedMetersPerSecond: Double?
     /// The highest average speed over any stretch of at least ``TrackStatistics/maximumSpeedWindowSeconds``,
     /// metres per second (shorter stretches are dominated by GPS jitter).
@@ -110,7 +111,7 @@ public struct TrackStatistics: Hashable, Sendable {
 
     /// The sum of several tracks: counts, lengths, climbing and times add up; extremes are the extremes of
     /// all; the elevation jumps are all the parts' (each at its distance along its own line); the average speed is
-    /// the total length over the total moving time. Time-based values are nil when they are nil for a part whose
+    /// the total length timed over the total moving time. Time-based values are nil when they are nil for a part whose
     /// times go back.
     public static func total(of parts: [TrackStatistics]) -> TrackStatistics {
         var total = TrackStatistics()
@@ -146,7 +147,7 @@ public struct TrackStatistics: Hashable, Sendable {
             total.timeProblem = problem
             total.leaveOutTimeBasedValues()
         } else if let moving = total.movingTimeSeconds, moving > 0 {
-            total.averageSpeedMetersPerSecond = total.length2DMeters / moving
+            total.averageSpeedMetersPerSecond = total.timedLengthMeters / moving
         }
         return total
     }

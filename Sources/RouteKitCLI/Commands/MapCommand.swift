@@ -168,7 +168,7 @@ struct MapCommand: Command {
             console.warning(
                 "\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") "
                     + "further than \(Int(maxDistance)) m "
-                    + "from every track left out: \(far.joined(separator: ", "))")
+                    + "from every track left out: \(StageBundle.list(far))")
         }
         return placements.filter { $0.offTrackMeters <= maxDistance }
             .sorted { ($0.line, $0.alongMeters) < ($1.line, $1.alongMeters) }

@@ -158,7 +158,7 @@ struct ProfileCommand: Command {
             console.warning(
                 "\(waypoints): \(far.count) waypoint\(far.count == 1 ? "" : "s") "
                     + "further than \(Int(maxDistance)) m "
-                    + "from the track left out: \(far.joined(separator: ", "))")
+                    + "from the track left out: \(StageBundle.list(far))")
         }
         return placed
     }

@@ -1,7 +1,8 @@
 import RouteKit
 
 /// The line of the track file at `path` as one track (``GPXDocument/tracksElseRoutes()``), for the commands
-/// that draw or measure one track; throws when the file has no track or route with a point. With `dem`, its
+/// that draw or measure one track (several lines are named for their first and last: "Morning … Evening (3 tracks one
+/// after the other)"); throws when the file has no track or route with a point. With `dem`, its
 /// points take their elevations from it; `recorded` are those that kept their own (see
 /// ``DEMUse/apply(to:path:)``).
 func readTrack(
@@ -13,6 +14,16 @@ func readTrack(
     var track = builder.document.tracksElseRoutes()
     guard track.segments.contains(where: { !$0.points.isEmpty }) else {
         throw CLIError.data("\(path): no track or route to draw")
+    }
+    // Several lines one after the other are named for all of them, not for the first alone.
+    let lines = builder.document.lines().filter { $0.segments.contains { !$0.points.isEmpty } }
+    if lines.count > 1 {
+        let names = lines.compactMap { $0.name.flatMap { $0.isEmpty ? nil : $0 } }
+        let kind =
+            builder.document.tracks.contains { $0.segments.contains { !$0.points.isEmpty } } ? "tracks" : "routes"
+        let all = "\(lines.count) \(kind) one after the other"
+        track.details.name =
+            names.count == lines.count ? "\(names[0]) … \(names[names.count - 1]) (\(all))" : "\(path) (\(all))"
     }
     let recorded = try dem?.apply(to: &track, path: path) ?? []
     return (track, recorded)

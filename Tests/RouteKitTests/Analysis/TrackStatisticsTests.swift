@@ -33,12 +33,14 @@ import Testing
         var a = TrackStatistics(name: "a")
         a.points = 10
         a.length2DMeters = 1000
+        a.timedLengthMeters = 1000
         a.movingTimeSeconds = 100
         a.minElevationMeters = 300
         a.maxElevationMeters = 500
         var b = TrackStatistics(name: "b")
         b.points = 5
         b.length2DMeters = 3000
+        b.timedLengthMeters = 3000
         b.movingTimeSeconds = 300
         b.minElevationMeters = 200
         let total = TrackStatistics.total(of: [a, b])
@@ -84,6 +86,20 @@ import Testing
         #expect(moving == 198 * 5)  // the ten-minute step is standing still
         #expect(s.maxSpeedMetersPerSecond.map { abs($0 - 2) < 0.01 } == true)  // 10 m in 5 s
         #expect(s.averageSpeedMetersPerSecond.map { $0 > 0 } == true)
+    }
+
+    @Test func theAverageSpeedIsOfTheLengthTimed() throws {
+        // 100 fixes 10 m apart at 2 m/s, then 100 more without times: 2 km long, 1 km of it timed in 495 s.
+        let times: [Double?] = (0..<200).map { $0 < 100 ? Double($0) * 5 : nil }
+        let s = try statistics(times: times)
+        #expect(abs(s.length2DMeters - 1990) < 10)
+        #expect(s.movingTimeSeconds == 495)
+        let average = try #require(s.averageSpeedMetersPerSecond)
+        #expect(abs(average - 2) < 0.01, "\(average)")
+        let fastest = try #require(s.maxSpeedMetersPerSecond)
+        #expect(average <= fastest + 1e-9)
+        let both = try #require(TrackStatistics.total(of: [s, s]).averageSpeedMetersPerSecond)
+        #expect(abs(both - average) < 1e-12)
     }
 
     @Test func timesThatGoBackOftenLeaveOutEveryTimeBasedValue() throws {
