@@ -15,6 +15,25 @@ import Testing
         #expect(run.standardOutput == (try String(contentsOf: golden, encoding: .utf8)))
     }
 
+    /// A waypoint file that cannot be read is named in the error, with the exit status of any input.
+    @Test func aBadWaypointFileIsNamed() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = folder.appendingPathComponent("empty.gpx").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let missing = folder.appendingPathComponent("missing.gpx").path
+        for command in ["profile", "map"] {
+            let out = folder.appendingPathComponent("\(command).svg").path
+            let bad = try CLI.run([command, Self.stage, "--waypoints", empty, "-o", out])
+            #expect(bad.status == 65, "\(command)")
+            #expect(bad.standardError.contains(empty), "\(command): \(bad.standardError)")
+            let gone = try CLI.run([command, Self.stage, "--waypoints", missing, "-o", out])
+            #expect(gone.status == 66, "\(command)")
+            #expect(gone.standardError.contains(missing), "\(command): \(gone.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: out), "\(command)")
+        }
+    }
+
     /// A file of several tracks is drawn as one line, named for its first and last track.
     @Test func severalTracksAreNamedForTheFirstAndTheLast() throws {
         let folder = try CLI.temporaryFolder()

@@ -160,7 +160,7 @@ struct MapCommand: Command {
     /// --max-distance from every track are left out with a warning.
     private func waypointMarkers(on corridors: [TrackCorridor], console: Console) throws -> [TrackMap.Marker] {
         guard let waypoints else { return [] }
-        let points = try GPXReader().document(at: waypoints).waypoints
+        let points = try readWaypoints(waypoints, strict: false, quiet: quiet, console: console)
         let placements = Placement.place(points.map(\.coordinate), on: corridors)
         let name = { (i: Int) in points[i].name ?? "waypoint \(i + 1)" }
         let far = placements.filter { !($0.offTrackMeters <= maxDistance) }.map { name($0.index) }

@@ -142,7 +142,7 @@ struct ProfileCommand: Command {
     /// The --waypoints within --max-distance of the track, in file order; the others are left out with a warning.
     private func placeWaypoints(on profile: ElevationProfile, console: Console) throws -> [PlacedWaypoint] {
         guard let waypoints else { return [] }
-        let marks = try GPXReader(strict: strict).document(at: waypoints).waypoints
+        let marks = try readWaypoints(waypoints, strict: strict, quiet: quiet, console: console)
         guard !profile.positions.isEmpty else { return [] }
         var placed: [PlacedWaypoint] = []
         var far: [String] = []

@@ -28,3 +28,12 @@ func readTrack(
     let recorded = try dem?.apply(to: &track, path: path) ?? []
     return (track, recorded)
 }
+
+/// The waypoints of the file at `path` (GPX, KML, TCX or GeoJSON), for `--waypoints`: read as the tracks are, so that
+/// a file that cannot be read is named in the error (66 when it cannot be opened, 65 when it is not such a file).
+func readWaypoints(_ path: String, strict: Bool, quiet: Bool, console: Console) throws -> [Waypoint] {
+    let (file, format) = try openTrackInputs([path])[0]
+    let builder = GPXDocumentBuilder()
+    try readInput(file, format: format, strict: strict, quiet: quiet, console: console, handler: builder)
+    return builder.document.waypoints
+}
