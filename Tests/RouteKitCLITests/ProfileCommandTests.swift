@@ -130,6 +130,21 @@ import Testing
         #expect(run.standardOutput == (try String(contentsOf: golden, encoding: .utf8)))
     }
 
+    /// An unnamed track is named after its file, not the file's whole path.
+    @Test func anUnnamedTrackIsNamedAfterItsFile() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("ride.geojson").path
+        let line =
+            #"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":"#
+            + #"[[14,46],[14.01,46.01],[14.02,46.0]]}}"#
+        try Data(line.utf8).write(to: URL(fileURLWithPath: path))
+        let run = try CLI.run(["map", path])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains(">ride.geojson</text>"))
+        #expect(!run.standardOutput.contains(folder.path))
+    }
+
     @Test func mapsAStageWithItsControlPoints() throws {
         let run = try CLI.run([
             "map", ProfileCommandTests.stage, "--waypoints", ProfileCommandTests.controlPoints, "--size", "900x600",
