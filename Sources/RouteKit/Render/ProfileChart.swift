@@ -1,5 +1,7 @@
-/// Draws an ``ElevationProfile`` as an SVG chart: distance (km) across, elevation (m) up, a grid at nice
-/// numbers, the area under the curve coloured by gradient class with a legend, the highest and lowest
+import Glibc
+
+/// Draws an ``ElevationProfile`` as an SVG chart: distance (km, or m under 1 km) across, elevation (m) up, a grid
+/// at nice numbers, the area under the curve coloured by gradient class with a legend, the highest and lowest
 /// points labelled, control points marked, and a title with the name, length, ascent and descent.
 ///
 /// The outline has at most one vertex per pixel of the plot's width (``ElevationProfile/downsampled(to:)``
@@ -64,7 +66,10 @@ public struct ProfileChart {
         let plotHeight = max(height - top - 78, 10)
         let stats = profile.statistics
         let title = profile.name ?? "Elevation profile"
-        var subtitle = "\(DecimalText.fixed(stats.length2DMeters / 1000, decimals: 2)) km"
+        var subtitle =
+            stats.length2DMeters < 1000
+            ? "\(DecimalText.grouped(stats.length2DMeters)) m"
+            : "\(DecimalText.fixed(stats.length2DMeters / 1000, decimals: 2)) km"
         if let a = stats.ascent {
             subtitle +=
                 "  ·  ↑ \(DecimalText.grouped(a.ascentMeters)) m  ·  ↓ \(DecimalText.grouped(a.descentMeters)) m"
@@ -129,17 +134,21 @@ public struct ProfileChart {
                 "\(DecimalText.grouped(t))", x: plot.left - 8, y: plot.y(t) + 4,
                 attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
         }
-        let xTicks = SVGWriter.ticks(from: 0, to: plot.length / 1000, count: max(2, Int(plot.width / 90)))
+        // Kilometres, or metres along a track shorter than one (whose kilometre ticks would all read 0).
+        let unit = plot.length < 1000 ? 1.0 : 1000.0
+        let xTicks = SVGWriter.ticks(from: 0, to: plot.length / unit, count: max(2, Int(plot.width / 90)))
+        let step = xTicks.count > 1 ? xTicks[1] - xTicks[0] : 1
+        let decimals = step >= 1 ? 0 : min(3, Int((-log10(step)).rounded(.up)))
         for t in xTicks {
             svg.line(
-                plot.x(t * 1000), plot.top, plot.x(t * 1000), plot.base,
+                plot.x(t * unit), plot.top, plot.x(t * unit), plot.base,
                 attributes: "stroke=\"#eeeeee\" stroke-width=\"1\"")
             svg.text(
-                SVGWriter.number(t, decimals: 1), x: plot.x(t * 1000), y: plot.base + 16,
+                SVGWriter.number(t, decimals: max(decimals, 1)), x: plot.x(t * unit), y: plot.base + 16,
                 attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"middle\"")
         }
         svg.text(
-            "km", x: plot.left + plot.width, y: plot.base + 31,
+            unit == 1 ? "m" : "km", x: plot.left + plot.width, y: plot.base + 31,
             attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
         svg.text(
             "m", x: plot.left - 8, y: plot.top - 8, attributes: "font-size=\"11\" fill=\"#555\" text-anchor=\"end\"")
@@ -278,11 +287,14 @@ public struct ProfileChart {
         else { return }
         // A white halo keeps a label readable where it lies over the curve.
         let halo = "stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\""
-        for (p, above) in [(high, true), (low, false)] {
+        // A level line has one height: said once, above it.
+        let level = high.smoothedElevationMeters == low.smoothedElevationMeters
+        for (p, above) in level ? [(high, true)] : [(high, true), (low, false)] {
             let px = plot.x(p.distanceMeters)
             let py = plot.y(p.smoothedElevationMeters)
             svg.circle(x: px, y: py, radius: 3.5, attributes: "fill=\"#fff\" stroke=\"#222\" stroke-width=\"1.5\"")
-            let label = "\(above ? "▲" : "▼") \(DecimalText.grouped(p.smoothedElevationMeters)) m"
+            let label =
+                (level ? "" : above ? "▲ " : "▼ ") + "\(DecimalText.grouped(p.smoothedElevationMeters)) m"
             if above {
                 let anchor = px > plot.left + plot.width - 60 ? "end" : px < plot.left + 60 ? "start" : "middle"
                 svg.text(
@@ -301,6 +313,13 @@ public struct ProfileChart {
         }
     }
 
+    /// An exaggeration as the legend writes it: whole from 1 on (grouped), two significant digits below (a short,
+    /// steep track's elevations may be drawn compressed: 0.37).
+    static func exaggerationText(_ x: Double) -> String {
+        guard x < 1, x > 0 else { return DecimalText.grouped(x) }
+        return DecimalText.compact(x, decimals: min(6, 1 - Int(log10(x).rounded(.down))))
+    }
+
     /// The gradient classes' colours along the bottom, the stretch they are measured over and the vertical
     /// exaggeration.
     private func drawLegend(left: Double, stretch: Double, exaggeration: Double, into svg: inout SVGWriter) {
@@ -316,7 +335,7 @@ public struct ProfileChart {
             lx += 76
         }
         svg.text(
-            "vertical × \(DecimalText.grouped(exaggeration))", x: width - 24, y: ly + 10,
+            "vertical × \(Self.exaggerationText(exaggeration))", x: width - 24, y: ly + 10,
             attributes: "font-size=\"11\" fill=\"#444\" text-anchor=\"end\"")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import FoundationXML
-import RouteKit
 import Testing
+
+@testable import RouteKit
 
 @Suite struct ProfileChartTests {
     /// A 12 km stage over two climbs, a fix every 3 m, with exact elevations.
@@ -30,6 +31,23 @@ import Testing
             try svg.write(to: golden, atomically: true, encoding: .utf8)
         }
         #expect(svg == (try String(contentsOf: golden, encoding: .utf8)))
+    }
+
+    /// A track of a few metres, level (a watch's first two fixes): distances in metres, its one height said once.
+    @Test func aShortLevelTrackReadsInMetresWithOneHeight() throws {
+        let points = (0..<3).map {
+            TrackPoint(coordinate: Coordinate(latitude: 46 + Double($0) * 1e-5, longitude: 14), elevation: 42.05)
+        }
+        let profile = ElevationProfile(track: Track(segments: [TrackSegment(points: points)]))
+        let svg = ProfileChart().render(profile)
+        #expect(svg.contains(">2 m  ·  ↑ 0 m  ·  ↓ 0 m</text>"))
+        #expect(svg.contains("text-anchor=\"end\">m</text>") && !svg.contains(">km</text>"))
+        for label in [">0</text>", ">0.5</text>", ">1</text>", ">1.5</text>", ">2</text>"] {
+            #expect(svg.contains(label), "\(label)")
+        }
+        #expect(svg.contains(">42 m</text>") && !svg.contains("▲") && !svg.contains("▼"))
+        #expect(svg.contains("vertical × 0.0"))
+        #expect(ProfileChart.exaggerationText(6) == "6" && ProfileChart.exaggerationText(0.0374) == "0.037")
     }
 
     @Test func hasNoMoreVerticesThanPixelsAcrossAndKeepsThePeaks() throws {
