@@ -298,7 +298,7 @@ public struct TrackMap {
     }
 
     /// The legend along the bottom: start and finish, the search circle, control points, clubrooms, and the
-    /// lines by number when there are several.
+    /// lines by number when there are several (as many as there is room for, and how many more).
     private func drawLegend(lines: [Line], markers: Bool, clubrooms: Bool, search: Search?, into svg: inout SVGWriter) {
         var lx = 50 + width / 6 + 110
         let ly = height - 28
@@ -329,14 +329,21 @@ public struct TrackMap {
             entry("clubroom", width: 72)
         }
         guard lines.count > 1 else { return }
+        // As many lines as there is room for (at most eight), and how many more there are.
+        var shown = 0
         for (k, line) in lines.enumerated().prefix(8) {
+            let name = line.name.count > 18 ? String(line.name.prefix(17)) + "…" : line.name
+            let advance = 30 + Double(name.count + 3) * 6.2
+            guard shown == 0 || lx + advance < width - 90 else { break }
             svg.line(
                 lx, ly, lx + 16, ly, attributes: "stroke=\"\(Self.palette[k % Self.palette.count])\" stroke-width=\"3\""
             )
-            let name = line.name.count > 18 ? String(line.name.prefix(17)) + "…" : line.name
             svg.text("\(k + 1) \(name)", x: lx + 20, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
-            lx += 30 + Double(name.count + 3) * 6.2
-            if lx > width - 120 { break }
+            lx += advance
+            shown += 1
+        }
+        if shown < lines.count {
+            svg.text("+ \(lines.count - shown) more", x: lx, y: ly + 4, attributes: "font-size=\"11\" fill=\"#444\"")
         }
     }
 

@@ -19,6 +19,24 @@ import Testing
         #expect(svg.contains(" km</text>") || svg.contains(" m</text>"))
     }
 
+    @Test func theLegendSaysHowManyLinesItLeavesOut() throws {
+        // Twelve stages with long names: a few fit in the legend, and it says how many more there are.
+        let lines = (0..<12).map { n in
+            TrackMap.Line(
+                name: "\(n + 1): Koča na hribu – Dom v dolini",
+                segments: [
+                    (0...50).map { Coordinate(latitude: 46 + Double(n) * 0.01, longitude: 14 + Double($0) * 1e-3) }
+                ])
+        }
+        let svg = try TrackMap(width: 1000, height: 700).render(title: "Route", lines: lines, markers: [])
+        let shown = (1...12).filter { svg.contains(">\($0) \($0): Koča na hribu") }.count
+        #expect(shown >= 2 && shown < 12)
+        #expect(svg.contains(">+ \(12 - shown) more</text>"))
+        let two = try TrackMap(width: 1000, height: 700).render(
+            title: "Route", lines: Array(lines.prefix(2)), markers: [])
+        #expect(!two.contains(" more</text>"))
+    }
+
     @Test func theGraticuleFillsTheFrameWhenTheDataIsNarrow() throws {
         // A north-south line in a wide map: the meridians must reach both sides of the frame.
         let line = (0...100).map { Coordinate(latitude: 46 + Double($0) * 3e-4, longitude: 14) }
