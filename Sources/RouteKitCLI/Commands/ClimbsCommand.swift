@@ -8,11 +8,11 @@ struct ClimbsCommand: Command {
         """
         Usage: routekit climbs [options] FILE [-o OUT]
 
-        Finds the climbs of the track in FILE (GPX, KML, TCX or GeoJSON; several tracks one after the other, a file
-        without tracks by its routes) on its elevations smoothed as for the ascent (see 'routekit stats
-        --help'). A climb runs from a low point to the following high point; a dip inside it does not end
-        it while it loses less than max(10 m, 10 % of the climb's gain so far) and is shorter than 500 m.
-        A climb counts when it is at least 500 m long with an average grade of at least 3 %.
+        Finds the climbs of the track in FILE (GPX, KML, TCX or GeoJSON; several tracks one after the other,
+        a file without tracks by its routes) on its elevations smoothed as for the ascent (see 'routekit
+        stats --help'). A climb runs from a low point to the following high point; a dip inside it does not
+        end it while it loses less than max(10 m, 10 % of the climb's gain so far) and is shorter than 500
+        m. A climb counts when it is at least 500 m long with an average grade of at least 3 %.
 
         For each: where it starts and ends (km along the track, segment gaps not counted), length, gain
         (top minus bottom), average grade, the steepest grade over any 100 m, the top's elevation, the
@@ -49,7 +49,10 @@ struct ClimbsCommand: Command {
             .output(into: \.output),
             .value(
                 "--format", name: "F",
-                help: "table (default), json, csv or geojson (each climb a LineString with its numbers).",
+                help: """
+                    table (default), json, csv or geojson (each climb a LineString with
+                    its numbers).
+                    """,
                 parse: OptionValues.choice(Format.self, message: "must be table, json, csv or geojson"),
                 into: \.format),
             .value(
@@ -60,7 +63,10 @@ struct ClimbsCommand: Command {
                 parse: OptionValues.metres, into: \.method.smoothingMeters),
             .value(
                 "--noise", name: "SPEC",
-                help: "Elevation noise SIGMA[,CORR[,WHITE]] in metres instead of the estimate (see stats).",
+                help: """
+                    Elevation noise SIGMA[,CORR[,WHITE]] in metres instead of the estimate
+                    (see stats).
+                    """,
                 parse: OptionValues.noise, into: \.method.knownNoise),
         ]
             + DEMOptions.options(\.dem) + [

@@ -10,11 +10,11 @@ struct ConvertCommand: Command {
         Usage: routekit convert [options] FILE... [-o OUT]
                routekit convert [options] -o OUTDIR/ FILE...
 
-        Converts GPX, KML and TCX to GeoJSON, and any of them to GPX, KML or KMZ, streaming: memory stays small
-        however large the file. Several inputs make one output. The input format is recognised from the
-        content (GPX, KML or KMZ, TCX or GeoJSON), so the file names do not matter; - reads standard input. The
-        output format is --to, else the extension of -o; an extension RouteKit does not write (out.txt) is
-        refused rather than guessed.
+        Converts GPX, KML and TCX to GeoJSON, and any of them to GPX, KML or KMZ, streaming: memory stays
+        small however large the file. Several inputs make one output. The input format is recognised from
+        the content (GPX, KML or KMZ, TCX or GeoJSON), so the file names do not matter; - reads standard
+        input. The output format is --to, else the extension of -o; an extension RouteKit does not write
+        (out.txt) is refused rather than guessed.
 
         With -o OUTDIR/ (a folder: a path ending in /, or one that exists), every input goes to its own file
         there, named after it (Etapa 1.gpx becomes Etapa 1.geojson; GeoJSON becomes .gpx unless --to says
@@ -118,7 +118,10 @@ struct ConvertCommand: Command {
             + DEMOptions.options(\.dem, measuresAscent: false) + [
                 .flag(
                     "--strict",
-                    help: "Treat a bad value (or a point off the DEM) as an error (exit 65) instead of a warning.",
+                    help: """
+                        Treat a bad value (or a point off the DEM) as an error (exit 65)
+                        instead of a warning.
+                        """,
                     sets: \.strict),
                 .quiet(sets: \.quiet),
             ]

@@ -8,12 +8,12 @@ struct MapCommand: Command {
         """
         Usage: routekit map [options] TRACK... [-o map.svg]
 
-        Draws the tracks (GPX, KML, TCX or GeoJSON; routes when a file has no tracks) on an SVG map: a transverse
-        Mercator centred on the data, north up, true aspect; each line simplified to a quarter of a pixel
-        (a 450,000-point route makes a map of a few hundred kilobytes); a graticule with degree labels, a
-        scale bar whose length is right on the ground, a north arrow, start and finish markers, control
-        points as numbered markers with their names (labels that would overlap are left out and counted),
-        a legend and a title.
+        Draws the tracks (GPX, KML, TCX or GeoJSON; routes when a file has no tracks) on an SVG map: a
+        transverse Mercator centred on the data, north up, true aspect; each line simplified to a quarter of
+        a pixel (a 450,000-point route makes a map of a few hundred kilobytes); a graticule with degree
+        labels, a scale bar whose length is right on the ground, a north arrow, start and finish markers,
+        control points as numbered markers with their names (labels that would overlap are left out and
+        counted), a legend and a title.
 
         Options:
         \(optionHelp)

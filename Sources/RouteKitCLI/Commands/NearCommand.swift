@@ -15,15 +15,15 @@ struct NearCommand: Command {
         Finds the clubrooms within a radius of a position, exactly on the WGS84 ellipsoid (a clubroom is
         listed if and only if its geodesic distance is at most the radius), nearest first, each with its
         distance, the bearing from the position, its address, the units that recruit there and when they
-        meet. Catalogs are SkautIS AdvertisingSummary XML (the saved SOAP response or just its records),
-        CSV with a header (comma, semicolon or tab; decimal commas; UTF-8 or Windows-1250) or GeoJSON
-        Points; the format is recognised from the content. Records of one place (the same Realty_ID) are
-        one clubroom; its records are grouped by meeting (MeetingDate_ID) and, within a meeting, by age and
-        sex category, so each meeting is listed once with its ages and sexes. Times are shown as 16:30–18:00
+        meet. Catalogs are SkautIS AdvertisingSummary XML (the saved SOAP response or just its records), CSV
+        with a header (comma, semicolon or tab; decimal commas; UTF-8 or Windows-1250) or GeoJSON Points;
+        the format is recognised from the content. Records of one place (the same Realty_ID) are one
+        clubroom; its records are grouped by meeting (MeetingDate_ID) and, within a meeting, by age and sex
+        category, so each meeting is listed once with its ages and sexes. Times are shown as 16:30–18:00
         (SkautIS sends PT16H30M), days by their Czech name, water scouts marked. Records without usable
-        coordinates are left out with one warning that counts them. On a terminal, catalogs that take
-        over a second to read show their progress on standard error. A postgresql:// URI with --table
-        searches a PostGIS table written by routekit load, with the same answers.
+        coordinates are left out with one warning that counts them. On a terminal, catalogs that take over a
+        second to read show their progress on standard error. A postgresql:// URI with --table searches a
+        PostGIS table written by routekit load, with the same answers.
 
         Options:
         \(optionHelp)
@@ -88,9 +88,9 @@ struct NearCommand: Command {
             .value(
                 "--along", name: "TRACK",
                 help: """
-                    The clubrooms near a track (GPX, KML, TCX or GeoJSON; its segments joined), with
-                    their distance from it and the kilometre where the track passes
-                    closest, in order along the track.
+                    The clubrooms near a track (GPX, KML, TCX or GeoJSON; its segments
+                    joined), with their distance from it and the kilometre where the track
+                    passes closest, in order along the track.
                     """,
                 into: \.along),
             .value(

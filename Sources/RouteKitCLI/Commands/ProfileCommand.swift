@@ -8,15 +8,15 @@ struct ProfileCommand: Command {
         """
         Usage: routekit profile [options] FILE [-o OUT]
 
-        Draws the elevation profile of the track in FILE (GPX, KML, TCX or GeoJSON; several tracks are drawn one
-        after the other, a file without tracks by its routes): distance in km across, elevation in m up,
-        a grid at round numbers, the area under the curve coloured by gradient (< 3, 3-6, 6-10, 10-15,
-        > 15 %, up or down) by the average grade of 200 m stretches (longer on long routes, a pixel at
-        least), so a steady climb is one colour, with a legend that says so and states the vertical
-        exaggeration; each climb (see 'routekit climbs --help') bracketed and labelled "4.2 km · 7.1 % ·
-        Cat 2"; the highest and lowest points labelled; and a title with the name, length, ascent and
-        descent. The curve is the elevation smoothed as for the ascent (see 'routekit stats --help'),
-        with at most one vertex per pixel across, peaks kept.
+        Draws the elevation profile of the track in FILE (GPX, KML, TCX or GeoJSON; several tracks are drawn
+        one after the other, a file without tracks by its routes): distance in km across (in m for a track
+        under 1 km), elevation in m up, a grid at round numbers, the area under the curve coloured by
+        gradient (< 3, 3-6, 6-10, 10-15, > 15 %, up or down) by the average grade of 200 m stretches (longer
+        on long routes, a pixel at least), so a steady climb is one colour, with a legend that says so and
+        states the vertical exaggeration; each climb (see 'routekit climbs --help') bracketed and labelled
+        "4.2 km · 7.1 % · Cat 2"; the highest and lowest points labelled; and a title with the name, length,
+        ascent and descent. The curve is the elevation smoothed as for the ascent (see 'routekit stats
+        --help'), with at most one vertex per pixel across, peaks kept.
 
         --waypoints marks control points at their place along the track: each is projected onto the
         nearest point of the track; one further than --max-distance from it is left out with a warning.
@@ -86,7 +86,10 @@ struct ProfileCommand: Command {
                 parse: OptionValues.metres, into: \.method.thresholdMeters),
             .value(
                 "--noise", name: "SPEC",
-                help: "Elevation noise SIGMA[,CORR[,WHITE]] in metres instead of the estimate (see stats).",
+                help: """
+                    Elevation noise SIGMA[,CORR[,WHITE]] in metres instead of the estimate
+                    (see stats).
+                    """,
                 parse: OptionValues.noise, into: \.method.knownNoise),
         ]
             + DEMOptions.options(\.dem) + [

@@ -8,11 +8,12 @@ struct StatsCommand: Command {
         """
         Usage: routekit stats [options] FILE... [-o OUT]
 
-        Prints, for every track of the given GPX (or KML, TCX, GeoJSON) files and for all of them together: points,
-        segments, length (2D on the WGS84 ellipsoid, and 3D with the elevation changes), ascent and
-        descent, lowest and highest elevation, start and end time, duration, moving time, average and
-        maximum speed, the steepest climb and descent, and the bounding box. A file with routes but no
-        tracks is summarised by its routes.
+        Prints, for every track of the given GPX (or KML, TCX, GeoJSON) files and for all of them
+        together: points, segments, length (2D on the WGS84 ellipsoid, and 3D with the elevation
+        changes), ascent and descent, lowest and highest elevation, start and end time, duration,
+        moving time, average and maximum speed, the steepest climb and descent, and the bounding box;
+        then each track's climbs (as 'routekit climbs' finds them). A file with routes but no tracks
+        is summarised by its routes.
 
         How the numbers are made:
           length       geodesics on WGS84 (Karney's algorithm, PROJ), summed within segments only.
@@ -20,9 +21,12 @@ struct StatsCommand: Command {
                        elevations are smoothed over distance in proportion to it, and rises and falls
                        smaller than a threshold (a few times the remaining noise) are ignored. Exact
                        elevations (a DEM, a planned route) are used as they are. The noise is shown
-                       beside the ascent.
+                       beside the ascent. A jump between neighbouring points that no one rides (20 m
+                       or more, steeper than 1:1, far beyond the track's other steps: two altimeters
+                       mixed, a logger's glitch) is not climbing; a warning says where.
           moving time  intervals between consecutive fixes with an average speed of at least 0.5 m/s.
-          speeds       average = length / moving time; maximum = fastest stretch of at least 10 s.
+          speeds       average = length between timed fixes / moving time; maximum = fastest stretch
+                       of at least 10 s.
           grades       steepest climb and descent over at least 100 m of the smoothed elevations.
 
         Options:
