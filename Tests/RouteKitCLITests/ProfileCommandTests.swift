@@ -15,6 +15,28 @@ import Testing
         #expect(run.standardOutput == (try String(contentsOf: golden, encoding: .utf8)))
     }
 
+    /// Without --format, the extension of -o names the format (as it does for convert); --format wins.
+    @Test func theOutputsExtensionNamesTheFormat() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func written(_ arguments: [String], _ name: String) throws -> String {
+            let path = folder.appendingPathComponent(name).path
+            #expect(try CLI.run(arguments + ["-o", path]).status == 0, "\(arguments) \(name)")
+            return String(try String(contentsOfFile: path, encoding: .utf8).prefix(40))
+        }
+        #expect(try written(["profile", Self.stage], "p.csv").hasPrefix("distance_m,elevation_m,"))
+        #expect(try written(["profile", Self.stage], "p.JSON").hasPrefix("{\"name\":"))
+        #expect(try written(["profile", Self.stage], "p.svg").hasPrefix("<?xml"))
+        #expect(try written(["profile", Self.stage], "p.txt").hasPrefix("<?xml"))
+        #expect(try written(["profile", Self.stage, "--format", "csv"], "q.json").hasPrefix("distance_m,"))
+        #expect(try written(["climbs", Self.stage], "c.geojson").hasPrefix("{\"type\":\"FeatureCollection\""))
+        #expect(try written(["climbs", Self.stage], "c.csv").hasPrefix("start_m,end_m,"))
+        #expect(try written(["climbs", Self.stage], "c.txt").hasPrefix("Etapa 1"))
+        #expect(try written(["stats", Self.stage], "s.json").hasPrefix("{\"files\":"))
+        #expect(try written(["stats", Self.stage], "s.csv").hasPrefix("file,name,points,"))
+        #expect(try written(["stats", Self.stage], "s.txt").hasPrefix("Track "))
+    }
+
     /// A waypoint file that cannot be read is named in the error, with the exit status of any input.
     @Test func aBadWaypointFileIsNamed() throws {
         let folder = try CLI.temporaryFolder()

@@ -37,7 +37,10 @@ struct ClimbsCommand: Command {
 
     var input: String?
     var output: String?
-    var format = Format.table
+    /// --format; nil: the one -o's extension names, else table (``chosenFormat``).
+    var format: Format?
+    /// The format to write: --format, else the one -o's extension names, else table.
+    var chosenFormat: Format { format ?? OptionValues.format(Format.self, ofOutput: output) ?? .table }
     var minimumCategory: ClimbCategory?
     var method = AscentMethod.standard
     var dem = DEMOptions()
@@ -50,8 +53,8 @@ struct ClimbsCommand: Command {
             .value(
                 "--format", name: "F",
                 help: """
-                    table (default), json, csv or geojson (each climb a LineString with
-                    its numbers).
+                    table, json, csv or geojson (each climb a LineString with its numbers);
+                    by default the one -o's extension names, else table.
                     """,
                 parse: OptionValues.choice(Format.self, message: "must be table, json, csv or geojson"),
                 into: \.format),
@@ -105,7 +108,7 @@ struct ClimbsCommand: Command {
             minimumCategory.map { minimum in climb.category.map { $0 <= minimum } ?? false } ?? true
         }
         var buffer = ByteBuffer(capacity: 1 << 14)
-        switch format {
+        switch chosenFormat {
         case .table: ClimbsFormatter.table(climbs, name: profile.name ?? path, into: &buffer)
         case .json: ClimbsFormatter.json(climbs, name: profile.name, into: &buffer)
         case .csv: ClimbsFormatter.csv(climbs, into: &buffer)

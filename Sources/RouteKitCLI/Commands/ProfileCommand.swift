@@ -41,7 +41,10 @@ struct ProfileCommand: Command {
 
     var input: String?
     var output: String?
-    var format = Format.svg
+    /// --format; nil: the one -o's extension names, else svg (``chosenFormat``).
+    var format: Format?
+    /// The format to write: --format, else the one -o's extension names, else svg.
+    var chosenFormat: Format { format ?? OptionValues.format(Format.self, ofOutput: output) ?? .svg }
     var waypoints: String?
     var maxDistance = 200.0
     var width = 1000.0
@@ -57,8 +60,9 @@ struct ProfileCommand: Command {
             .value(
                 "--format", name: "F",
                 help: """
-                    svg (default), csv or json: the series at full resolution, with the
-                    columns distance_m, elevation_m, smoothed_elevation_m, grade_pct.
+                    svg, csv or json (by default the one -o's extension names, else svg):
+                    csv and json the series at full resolution, with the columns distance_m,
+                    elevation_m, smoothed_elevation_m, grade_pct.
                     """,
                 parse: OptionValues.choice(Format.self, message: "must be svg, csv or json"), into: \.format),
             .value(
@@ -106,7 +110,7 @@ struct ProfileCommand: Command {
         guard input != nil else {
             throw CLIError.usage("no input file; give a GPX file with a track, or - for standard input")
         }
-        if waypoints != nil && format != .svg && format != .json {
+        if waypoints != nil && chosenFormat != .svg && chosenFormat != .json {
             throw CLIError.usage("--waypoints marks the SVG chart or the JSON; CSV has no place for them")
         }
         try dem.validate()
@@ -122,7 +126,7 @@ struct ProfileCommand: Command {
         warnElevationJumps(profile.statistics, at: path, quiet: quiet, console: console)
         let placed = try placeWaypoints(on: profile, console: console)
         var buffer = ByteBuffer(capacity: 1 << 16)
-        switch format {
+        switch chosenFormat {
         case .svg:
             let markers = placed.map { ProfileChart.Marker(label: $0.name, distanceMeters: $0.alongMeters) }
             buffer.append(string: ProfileChart(width: width, height: height).render(profile, markers: markers))

@@ -49,7 +49,10 @@ struct StatsCommand: Command {
 
     var inputs: [String] = []
     var output: String?
-    var format = Format.table
+    /// --format; nil: the one -o's extension names, else table (``chosenFormat``).
+    var format: Format?
+    /// The format to write: --format, else the one -o's extension names, else table.
+    var chosenFormat: Format { format ?? OptionValues.format(Format.self, ofOutput: output) ?? .table }
     var method = AscentMethod.standard
     var dem = DEMOptions()
     var strict = false
@@ -60,9 +63,9 @@ struct StatsCommand: Command {
             .value(
                 "--format", name: "F",
                 help: """
-                    table (default), json or csv. JSON and CSV carry plain SI numbers with the
-                    unit in the key (length_2d_m, duration_s, average_speed_mps, ...), null
-                    where unknown.
+                    table, json or csv; by default the one -o's extension names (.json, .csv),
+                    else table. JSON and CSV carry plain SI numbers with the unit in the key
+                    (length_2d_m, duration_s, average_speed_mps, ...), null where unknown.
                     """,
                 parse: OptionValues.choice(Format.self, message: "must be table, json or csv"), into: \.format),
             .output(into: \.output),
@@ -131,7 +134,7 @@ struct StatsCommand: Command {
         model?.report(console: console, quiet: quiet)
         let total = TrackStatistics.total(of: rows.map(\.stats))
         var buffer = ByteBuffer(capacity: 4096)
-        switch format {
+        switch chosenFormat {
         case .table:
             StatsFormatter.table(
                 rows, total: total, dem: model, exact: dem.method(method).takesElevationsAsExact,

@@ -49,6 +49,13 @@ enum OptionValues {
         }
     }
 
+    /// The format the extension of an output file names (`-o climbs.geojson`: geojson), among `T`'s raw values, in
+    /// any case; nil for standard output, a file without an extension, or an extension that names none of them.
+    static func format<T: RawRepresentable<String>>(_: T.Type, ofOutput path: String?) -> T? {
+        guard let path, path != "-", let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        return T(rawValue: path[path.index(after: dot)...].lowercased())
+    }
+
     /// One of an enumeration's raw values, in any case; `message` says which ones.
     static func choice<T: RawRepresentable<String>>(_: T.Type, message: String) -> (String, String) throws -> T {
         { text, option in
