@@ -35,6 +35,17 @@ import Testing
         #expect(try written(["stats", Self.stage], "s.json").hasPrefix("{\"files\":"))
         #expect(try written(["stats", Self.stage], "s.csv").hasPrefix("file,name,points,"))
         #expect(try written(["stats", Self.stage], "s.txt").hasPrefix("Track "))
+        // An extension naming a format the command does not write is refused, unless --format says what to write.
+        for (command, name) in [("profile", "p.geojson"), ("stats", "s.geojson"), ("climbs", "c.svg")] {
+            let path = folder.appendingPathComponent(name).path
+            let run = try CLI.run([command, Self.stage, "-o", path])
+            #expect(run.status == 64, "\(command) \(name)")
+            #expect(run.standardError.contains("\(command) does not write .\(name.split(separator: ".")[1])"))
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+        #expect(try written(["profile", Self.stage, "--format", "svg"], "p.xml").hasPrefix("<?xml"))
+        let csv = try CLI.run(["profile", Self.stage, "--waypoints", Self.controlPoints, "-o", "p.csv"])
+        #expect(csv.status == 64 && csv.standardError.contains("-o's extension chose CSV"))
     }
 
     /// A waypoint file that cannot be read is named in the error, with the exit status of any input.

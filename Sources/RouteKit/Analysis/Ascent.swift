@@ -238,11 +238,11 @@ public struct AscentMethod: Hashable, Sendable {
     /// ``elevationJumpPerUsualStep`` times the 90th percentile of the sizes of the line's steps, and not continued by
     /// the line beside it (the same way, steeper than 1:2, over as far as the step is high or long) is an
     /// ``ElevationJump``: heights from two sources mixed, or a logger's glitch. So is a step beside one back the other
-    /// way by at least half as much and this height, however long (a glitch moves the fix too). It is not counted: the
-    /// line is measured as if it went on at the level it had before. Nil counts every step as it is. Real tracks with
-    /// jumps rise 80–250 m between points 20–80 m apart where nine steps in ten are under 4–8 m. Terrain can look so
-    /// only where a hill tens of metres high is narrower than the fixes are far apart (in `scripts/ascent-eval`, a
-    /// barometer every 20–60 m over Gaussian hills up to 220 % steep).
+    /// way by at least half as much and the height a jump needs on that line, however long (a glitch moves the fix
+    /// too). It is not counted: the line is measured as if it went on at the level it had before. Nil counts every step
+    /// as it is. Real tracks with jumps rise 80–250 m between points 20–80 m apart where nine steps in ten are under
+    /// 4–8 m. Terrain can look so only where a hill tens of metres high is narrower than the fixes are far apart (in
+    /// `scripts/ascent-eval`, a barometer every 20–60 m over Gaussian hills up to 220 % steep).
     public var elevationJumpMeters: Double? = 20
     /// How many times the 90th percentile of the sizes of a line's steps a jump is at least: under white noise of σ
     /// that percentile is 2.33σ, so under noise of 8 m a jump is over 93 m; on steep ground sampled sparsely, the

@@ -36,7 +36,7 @@ public struct Climb: Hashable, Sendable {
     public var endMeters: Double
     /// `endMeters − startMeters`.
     public var lengthMeters: Double { endMeters - startMeters }
-    /// Top minus bottom, metres.
+    /// Top minus bottom, metres (elevation jumps between them not counted: ``ElevationJump``).
     public var gainMeters: Double
     /// Elevation of the top, metres.
     public var topElevationMeters: Double
@@ -85,7 +85,8 @@ public struct Climb: Hashable, Sendable {
 
 extension ElevationProfile {
     /// The climbs of the track, in order along it: ``TrackStatistics/climbs``, found as
-    /// ``Climb/find(distances:elevations:coordinate:)`` says.
+    /// ``Climb/find(distances:elevations:coordinate:)`` says on the smoothed elevations the ascent counts (without the
+    /// track's elevation jumps: ``ElevationJump``).
     public func climbs() -> [Climb] { statistics.climbs }
 }
 

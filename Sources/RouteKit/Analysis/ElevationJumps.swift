@@ -52,13 +52,12 @@ struct LeveledElevations {
 
 extension AscentMethod {
     /// `series` with its jumps taken out. A step is a jump when it is at least ``elevationJumpMeters`` high, steeper
-    /// than 1:1, at least ``elevationJumpPerUsualStep`` times the 90th percentile of the sizes of the line's steps
-    /// (on steep or rough ground, and under strong noise, that percentile is large: under white noise of σ it is
-    /// 2.33σ, so a jump is over 11.6σ), and the line on
-    /// neither side of it goes on the same way steeper than 1:2 over as far as the step is high or long (that is a
-    /// steep slope of the line, or a device's reading settling, not a jump); and so is a step beside a jump back the
-    /// other way by at least half its height and the least height of a jump, however long (a spike's other flank).
-    /// O(n) where no step is that high and steep.
+    /// than 1:1, at least ``elevationJumpPerUsualStep`` times the 90th percentile of the sizes of the line's steps (on
+    /// steep or rough ground, and under strong noise, that percentile is large: under white noise of σ it is 2.33σ, so
+    /// a jump is over 11.6σ), and the line on neither side of it goes on the same way steeper than 1:2 over as far as
+    /// the step is high or long (that is a steep slope of the line, or a device's reading settling, not a jump); and so
+    /// is a step beside a jump back the other way by at least half its height and the height a jump needs here, however
+    /// long (a spike's other flank). O(n) where no step is that high and steep.
     func leveled(_ series: ElevationSeries) -> LeveledElevations {
         let none = LeveledElevations(series: series, jumps: [], offsets: [])
         guard let least = elevationJumpMeters, series.count >= 2 else { return none }
@@ -94,7 +93,8 @@ extension AscentMethod {
         }
         // A spike's other flank: a step beside a jump, back the other way by at least half as much and a jump's least
         // height, however long (a glitch may move the fix as well as its height).
-        for i in 1..<series.count where isJump[i] {
+        let first = isJump  // flanks are looked for beside these only, so that one flank never marks the next
+        for i in 1..<series.count where first[i] {
             let rise = e[i] - e[i - 1]
             for j in [i - 1, i + 1] where j >= 1 && j < series.count && !isJump[j] {
                 let back = e[j] - e[j - 1]

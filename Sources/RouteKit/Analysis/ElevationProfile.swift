@@ -10,11 +10,12 @@ public struct ElevationProfile: Sendable {
         public var distanceMeters: Double
         /// Elevation as recorded, metres.
         public var elevationMeters: Double
-        /// Elevation as the ascent counts it, metres: after the method's smoothing; on a line partly on an
-        /// elevation model, a recorded stretch's smoothed elevations shifted to meet the model's at its ends (or
-        /// the model's at a line's end shifted to meet it, where they run less than
-        /// ``AscentMethod/shortestMeasuredRecordedMeters``), or bridged straight between the model's where the
-        /// stretch is too short to measure.
+        /// Elevation as the ascent counts it, metres, at the recorded level (the line's elevation jumps, which the
+        /// ascent leaves out, kept as steps: ``ElevationJump``): after the method's smoothing; on a line partly on an
+        /// elevation model, a recorded stretch's smoothed elevations shifted to meet the model's at its ends (or the
+        /// model's at a line's end shifted to meet it, where they run less than
+        /// ``AscentMethod/shortestMeasuredRecordedMeters``), or bridged straight between the model's where the stretch
+        /// is too short to measure.
         public var smoothedElevationMeters: Double
         /// Grade in percent over ``ElevationProfile/gradeWindowMeters`` centred on the sample (positive up).
         public var gradePercent: Double

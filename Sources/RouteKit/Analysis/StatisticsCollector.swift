@@ -6,7 +6,7 @@
 /// recorded elevations among exact ones (``recordedElevationKept()``), ``methodForRecordedElevations`` on those
 /// stretches, each hung between the exact heights at its ends, and the whole segment counted in one pass (see
 /// ``AscentMethod/shortestMeasuredRecordedMeters``). Elevation jumps (``ElevationJump``) are taken out of each segment
-/// first. Memory: two numbers per point of the current track (three where it has jumps), and the position of each point
+/// first, but for one whose recorded stretches are hung between the exact heights (where they meet is no jump). Memory: two numbers per point of the current track (three where it has jumps), and the position of each point
 /// that kept a recorded elevation.
 public final class StatisticsCollector: GPXHandler {
     /// The ascent method.
@@ -29,10 +29,9 @@ public final class StatisticsCollector: GPXHandler {
     /// recorded levels, a line's elevation jumps (``ElevationJump``) kept as steps.
     private(set) var trackSmoothed: [[Double]] = []
     private(set) var routeSmoothed: [[Double]] = []
-    /// For each track and route, what its jumps moved each smoothed elevation by (the elevations the ascent counts are
-    /// the smoothed ones less these), when ``keepSeries`` is set; empty for a line without jumps.
+    /// For each track, what its jumps moved each smoothed elevation by (the elevations the ascent counts are the
+    /// smoothed ones less these), when ``keepSeries`` is set; empty for a track without jumps.
     private(set) var trackJumpOffsets: [[Double]] = []
-    private(set) var routeJumpOffsets: [[Double]] = []
     /// Keep each line's elevation series for a profile.
     public var keepSeries = false
 
@@ -95,7 +94,6 @@ public final class StatisticsCollector: GPXHandler {
         if keepSeries {
             routeSeries.append(series)
             routeSmoothed.append(smoothedParts)
-            routeJumpOffsets.append(jumpOffsets ?? [])
         }
     }
 
@@ -218,18 +216,25 @@ public final class StatisticsCollector: GPXHandler {
     /// elevations.
     private func measureParts() {
         var nextRecorded = recordedSamples.startIndex
+        // What the jumps of the parts measured so far moved the line by: the next part's offsets start there, so that
+        // the elevations counted run on across a segment break as the recorded ones do.
+        var moved = 0.0
         for range in parts {
-            let level = method.leveled(
-                ElevationSeries(distances: Array(series.distances[range]), elevations: Array(series.elevations[range])))
-            let part = level.series
+            let whole = ElevationSeries(
+                distances: Array(series.distances[range]), elevations: Array(series.elevations[range]))
             hasElevation = true
             var recorded: [Int] = []
             while nextRecorded < recordedSamples.endIndex && recordedSamples[nextRecorded] < range.upperBound {
                 recorded.append(recordedSamples[nextRecorded] - range.lowerBound)
                 nextRecorded += 1
             }
+            // Where recorded stretches are hung between an elevation model's heights, their offset from the model is
+            // taken out there: a step where they meet is no jump.
+            let mixed = methodForRecordedElevations != nil && !recorded.isEmpty
+            let level = mixed ? LeveledElevations(series: whole, jumps: [], offsets: []) : method.leveled(whole)
+            let part = level.series
             let (result, smoothed) =
-                if let recordedMethod = methodForRecordedElevations, !recorded.isEmpty {
+                if let recordedMethod = methodForRecordedElevations, mixed {
                     method.analyze(part, recorded: recorded, recordedMethod: recordedMethod)
                 } else {
                     method.analyze(part)
@@ -247,7 +252,9 @@ public final class StatisticsCollector: GPXHandler {
             if !level.jumps.isEmpty && jumpOffsets == nil {
                 jumpOffsets = [Double](repeating: 0, count: smoothedParts.count)
             }
-            jumpOffsets? += level.offsets.isEmpty ? [Double](repeating: 0, count: smoothed.count) : level.offsets
+            let offsets = level.offsets.isEmpty ? [Double](repeating: 0, count: smoothed.count) : level.offsets
+            jumpOffsets? += offsets.map { $0 + moved }
+            moved += offsets.last ?? 0
             smoothedParts.append(contentsOf: level.recordedLevels(smoothed))
             grades(part.distances, smoothed)
         }

@@ -11,8 +11,8 @@ struct ClimbsCommand: Command {
         Finds the climbs of the track in FILE (GPX, KML, TCX or GeoJSON; several tracks one after the other,
         a file without tracks by its routes) on its elevations smoothed as for the ascent (see 'routekit
         stats --help'). A climb runs from a low point to the following high point; a dip inside it does not
-        end it while it loses less than max(10 m, 10 % of the climb's gain so far) and is shorter than 500
-        m. A climb counts when it is at least 500 m long with an average grade of at least 3 %.
+        end it while it loses less than max(10 m, 10 % of the climb's gain so far) and is shorter than
+        500 m. A climb counts when it is at least 500 m long with an average grade of at least 3 %.
 
         For each: where it starts and ends (km along the track, segment gaps not counted), length, gain
         (top minus bottom), average grade, the steepest grade over any 100 m, the top's elevation, the
@@ -37,10 +37,13 @@ struct ClimbsCommand: Command {
 
     var input: String?
     var output: String?
-    /// --format; nil: the one -o's extension names, else table (``chosenFormat``).
+    /// --format; nil: the one -o's extension names, else table (``chosenFormat()``).
     var format: Format?
-    /// The format to write: --format, else the one -o's extension names, else table.
-    var chosenFormat: Format { format ?? OptionValues.format(Format.self, ofOutput: output) ?? .table }
+    /// The format to write: --format, else the one -o's extension names, else table; throws for an extension that
+    /// names a format this command does not write.
+    func chosenFormat() throws -> Format {
+        try format ?? OptionValues.format(Format.self, ofOutput: output, command: "climbs") ?? .table
+    }
     var minimumCategory: ClimbCategory?
     var method = AscentMethod.standard
     var dem = DEMOptions()
@@ -93,6 +96,7 @@ struct ClimbsCommand: Command {
         guard input != nil else {
             throw CLIError.usage("no input file; give a GPX file with a track, or - for standard input")
         }
+        _ = try chosenFormat()  // an -o naming a format this command does not write
         try dem.validate()
     }
 
@@ -103,12 +107,12 @@ struct ClimbsCommand: Command {
         model?.report(console: console, quiet: quiet)
         let profile = dem.profile(track, recorded: recorded, method: method)
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations: no climbs") }
-        warnElevationJumps(profile.statistics, at: path, quiet: quiet, console: console)
+        warnElevationJumps(profile.statistics, at: path, dem: model != nil, quiet: quiet, console: console)
         let climbs = profile.climbs().filter { climb in
             minimumCategory.map { minimum in climb.category.map { $0 <= minimum } ?? false } ?? true
         }
         var buffer = ByteBuffer(capacity: 1 << 14)
-        switch chosenFormat {
+        switch try chosenFormat() {
         case .table: ClimbsFormatter.table(climbs, name: profile.name ?? path, into: &buffer)
         case .json: ClimbsFormatter.json(climbs, name: profile.name, into: &buffer)
         case .csv: ClimbsFormatter.csv(climbs, into: &buffer)

@@ -41,10 +41,13 @@ struct ProfileCommand: Command {
 
     var input: String?
     var output: String?
-    /// --format; nil: the one -o's extension names, else svg (``chosenFormat``).
+    /// --format; nil: the one -o's extension names, else svg (``chosenFormat()``).
     var format: Format?
-    /// The format to write: --format, else the one -o's extension names, else svg.
-    var chosenFormat: Format { format ?? OptionValues.format(Format.self, ofOutput: output) ?? .svg }
+    /// The format to write: --format, else the one -o's extension names, else svg; throws for an extension that
+    /// names a format this command does not write.
+    func chosenFormat() throws -> Format {
+        try format ?? OptionValues.format(Format.self, ofOutput: output, command: "profile") ?? .svg
+    }
     var waypoints: String?
     var maxDistance = 200.0
     var width = 1000.0
@@ -110,8 +113,10 @@ struct ProfileCommand: Command {
         guard input != nil else {
             throw CLIError.usage("no input file; give a GPX file with a track, or - for standard input")
         }
-        if waypoints != nil && chosenFormat != .svg && chosenFormat != .json {
-            throw CLIError.usage("--waypoints marks the SVG chart or the JSON; CSV has no place for them")
+        let chosen = try chosenFormat()  // an -o naming a format profile does not write is refused here too
+        if waypoints != nil && chosen == .csv {
+            let why = format == nil ? " (-o's extension chose CSV; give --format svg or json)" : ""
+            throw CLIError.usage("--waypoints marks the SVG chart or the JSON; CSV has no place for them\(why)")
         }
         try dem.validate()
     }
@@ -123,10 +128,10 @@ struct ProfileCommand: Command {
         model?.report(console: console, quiet: quiet)
         let profile = dem.profile(track, recorded: recorded, method: method)
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations") }
-        warnElevationJumps(profile.statistics, at: path, quiet: quiet, console: console)
+        warnElevationJumps(profile.statistics, at: path, dem: model != nil, quiet: quiet, console: console)
         let placed = try placeWaypoints(on: profile, console: console)
         var buffer = ByteBuffer(capacity: 1 << 16)
-        switch chosenFormat {
+        switch try chosenFormat() {
         case .svg:
             let markers = placed.map { ProfileChart.Marker(label: $0.name, distanceMeters: $0.alongMeters) }
             buffer.append(string: ProfileChart(width: width, height: height).render(profile, markers: markers))

@@ -49,10 +49,13 @@ struct StatsCommand: Command {
 
     var inputs: [String] = []
     var output: String?
-    /// --format; nil: the one -o's extension names, else table (``chosenFormat``).
+    /// --format; nil: the one -o's extension names, else table (``chosenFormat()``).
     var format: Format?
-    /// The format to write: --format, else the one -o's extension names, else table.
-    var chosenFormat: Format { format ?? OptionValues.format(Format.self, ofOutput: output) ?? .table }
+    /// The format to write: --format, else the one -o's extension names, else table; throws for an extension that
+    /// names a format this command does not write.
+    func chosenFormat() throws -> Format {
+        try format ?? OptionValues.format(Format.self, ofOutput: output, command: "stats") ?? .table
+    }
     var method = AscentMethod.standard
     var dem = DEMOptions()
     var strict = false
@@ -106,6 +109,7 @@ struct StatsCommand: Command {
         guard !inputs.isEmpty else {
             throw CLIError.usage("no input file; give one or more GPX files, or - for standard input")
         }
+        _ = try chosenFormat()  // an -o naming a format this command does not write
         try dem.validate()
     }
 
@@ -124,7 +128,7 @@ struct StatsCommand: Command {
             if lines.isEmpty { console.warning("\(file.path): no track or route with a point") }
             for (k, line) in lines.enumerated() where !quiet {
                 let place = file.path + (lines.count > 1 ? " (\(line.name ?? "track \(k + 1)"))" : "")
-                warnElevationJumps(line, at: place, quiet: quiet, console: console)
+                warnElevationJumps(line, at: place, dem: model != nil, quiet: quiet, console: console)
                 guard let problem = line.timeProblem else { continue }
                 console.warning("\(place): \(problem): duration, moving time and speeds are left out")
             }
@@ -134,7 +138,7 @@ struct StatsCommand: Command {
         model?.report(console: console, quiet: quiet)
         let total = TrackStatistics.total(of: rows.map(\.stats))
         var buffer = ByteBuffer(capacity: 4096)
-        switch chosenFormat {
+        switch try chosenFormat() {
         case .table:
             StatsFormatter.table(
                 rows, total: total, dem: model, exact: dem.method(method).takesElevationsAsExact,
@@ -148,10 +152,12 @@ struct StatsCommand: Command {
 }
 
 /// Says where a line's elevations jump (``ElevationJump``), which the ascent does not count; `place` names the file
-/// and, where it holds several lines, the line. Nothing when quiet or where there is none.
-func warnElevationJumps(_ line: TrackStatistics, at place: String, quiet: Bool, console: Console) {
+/// and, where it holds several lines, the line; without a DEM in use, that --dem would take the terrain's heights.
+/// Nothing when quiet or where there is none.
+func warnElevationJumps(_ line: TrackStatistics, at place: String, dem: Bool, quiet: Bool, console: Console) {
     guard !quiet, let jumps = line.ascent?.elevationJumps, !jumps.isEmpty else { return }
-    console.warning("\(place): \(ElevationJump.summary(jumps)); --dem takes the terrain's heights instead")
+    let hint = dem ? "" : "; --dem takes the terrain's heights instead"
+    console.warning("\(place): \(ElevationJump.summary(jumps))\(hint)")
 }
 
 /// Opens every input and recognises its format, before anything is written: a missing or unknown file

@@ -50,11 +50,23 @@ enum OptionValues {
     }
 
     /// The format the extension of an output file names (`-o climbs.geojson`: geojson), among `T`'s raw values, in
-    /// any case; nil for standard output, a file without an extension, or an extension that names none of them.
-    static func format<T: RawRepresentable<String>>(_: T.Type, ofOutput path: String?) -> T? {
+    /// any case; nil for standard output, a file without an extension, or an extension that names no format (`.txt`).
+    /// An extension that names a format `T` does not have (`-o profile.geojson`) is a usage error: RouteKit never
+    /// writes one format under another's name unless --format says so.
+    static func format<T: RawRepresentable<String>>(_: T.Type, ofOutput path: String?, command: String) throws -> T? {
         guard let path, path != "-", let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        return T(rawValue: path[path.index(after: dot)...].lowercased())
+        let named = path[path.index(after: dot)...].lowercased()
+        if let format = T(rawValue: named) { return format }
+        guard formatExtensions.contains(named) else { return nil }
+        throw CLIError.usage(
+            "\(command) does not write .\(named) (-o \(path)); give another name, or --format to say what to write")
     }
+
+    /// Extensions that name a file format, which an output of another format must not carry.
+    static let formatExtensions: Set<String> = [
+        "csv", "geojson", "geojsonseq", "gpx", "html", "jpeg", "jpg", "json", "kml", "kmz", "ndjson", "pdf", "png",
+        "svg", "tcx", "xml", "zip",
+    ]
 
     /// One of an enumeration's raw values, in any case; `message` says which ones.
     static func choice<T: RawRepresentable<String>>(_: T.Type, message: String) -> (String, String) throws -> T {

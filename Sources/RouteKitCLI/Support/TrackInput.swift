@@ -23,7 +23,9 @@ func readTrack(
             builder.document.tracks.contains { $0.segments.contains { !$0.points.isEmpty } } ? "tracks" : "routes"
         let all = "\(lines.count) \(kind) one after the other"
         track.details.name =
-            names.count == lines.count ? "\(names[0]) … \(names[names.count - 1]) (\(all))" : "\(path) (\(all))"
+            names.count == lines.count
+            ? "\(names[0]) … \(names[names.count - 1]) (\(all))"
+            : "\(path.split(separator: "/").last.map(String.init) ?? path) (\(all))"
     }
     let recorded = try dem?.apply(to: &track, path: path) ?? []
     return (track, recorded)

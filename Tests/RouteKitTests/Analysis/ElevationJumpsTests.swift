@@ -46,6 +46,62 @@ import Testing
         #expect(AscentMethod.exact.ascentDescent(of: partly).descentMeters == 50)
     }
 
+    @Test func aTrackAndTheSameTrackBackwardsHaveTheSameJumps() {
+        // A glitch 100 m up at the last of fixes 20 m apart, then the line's own steps of ±60 m between fixes 200 m
+        // apart: the glitch's two flanks are jumps and the line's steps beside them are not (one flank does not mark
+        // the next), whichever way the line is read; its ascent one way is its descent the other.
+        func elevation(_ k: Int) -> Double {
+            if k == 199 { return 400 }
+            return k >= 200 && k % 2 == 1 ? 360 : 300
+        }
+        func distance(_ k: Int) -> Double {
+            k < 200 ? Double(k) * 20 : 3980 + Double(k - 199) * 200
+        }
+        let e = (0..<210).map(elevation)
+        let x = (0..<210).map(distance)
+        let end = x[209]
+        let forward = ElevationSeries(distances: x, elevations: e)
+        let backward = ElevationSeries(distances: x.map { end - $0 }.reversed(), elevations: e.reversed())
+        #expect(AscentMethod.exact.leveled(forward).jumps.count == 2)
+        #expect(AscentMethod.exact.leveled(backward).jumps.count == 2)
+        let there = AscentMethod.exact.ascentDescent(of: forward)
+        let back = AscentMethod.exact.ascentDescent(of: backward)
+        #expect(there.ascentMeters == back.descentMeters && there.descentMeters == back.ascentMeters)
+        #expect(there.ascentMeters == 300 && there.descentMeters == 240)
+    }
+
+    @Test func aJumpInOneSegmentMakesNoClimbAtTheNextBreak() throws {
+        // Two level segments, the first jumping from 300 m to 400 m halfway (another altimeter from there on), the
+        // second at 400 m: no climb anywhere, and no grade past 1 %, at the break either.
+        let first = ElevationProfileTests.points(from: ElevationProfileTests.start, azimuth: 0, count: 101) {
+            $0 < 500 ? 300 : 400
+        }
+        let next = Geodesic.wgs84.destination(from: first[100].coordinate, azimuthDegrees: 0, distanceMeters: 10)
+        let second = ElevationProfileTests.points(from: next, azimuth: 0, count: 101) { _ in 400 }
+        let track = Track(segments: [TrackSegment(points: first), TrackSegment(points: second)])
+        let profile = ElevationProfile(track: track, method: .exact)
+        #expect(profile.statistics.ascent?.elevationJumps.count == 1)
+        #expect(profile.statistics.ascent?.ascentMeters == 0)
+        #expect(profile.statistics.climbs.isEmpty)
+        #expect(profile.samples.allSatisfy { abs($0.gradePercent) < 1 })
+    }
+
+    @Test func recordedStretchesHungBetweenAnElevationModelsHeightsAreNotLeveled() throws {
+        // An elevation model's heights with a recorded stretch 40 m above them in the middle: the stretch is hung
+        // between the model's heights (its offset taken out there), so no step where they meet is a jump.
+        let points = ElevationProfileTests.points(from: ElevationProfileTests.start, count: 301) { d in
+            300 + 0.02 * d + (d >= 1000 && d < 2000 ? 40 : 0)
+        }
+        let recorded = Array(100..<200)
+        let profile = ElevationProfile(
+            track: Track(segments: [TrackSegment(points: points)]), method: .exact, recorded: recorded,
+            recordedMethod: .standard)
+        let ascent = try #require(profile.statistics.ascent)
+        #expect(ascent.elevationJumps.isEmpty)
+        #expect(abs(ascent.ascentMeters - 60) < 3, "\(ascent.ascentMeters)")
+        #expect(ascent.descentMeters < 3, "\(ascent.descentMeters)")
+    }
+
     @Test func twoSourcesMixedCountOnlyTheClimbingWithinEach() {
         // A climb of 5 % with a fix every 20 m (1 m a step); fixes 100–149 and 300–302 come from an altimeter 200 m
         // higher. Leveled, the line climbs as before except at the four jumps, which take out their 1 m of the climb.
