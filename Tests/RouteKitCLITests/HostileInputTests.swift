@@ -307,8 +307,12 @@ import Testing
         #expect(empty.standardError.contains("input.gpx: not GPX, KML, KMZ, TCX or GeoJSON (the file is empty"))
         var generator = SystemRandomNumberGenerator()
         let garbage = Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        for arguments in [["convert", "{}"], ["stats", "{}"], ["near", "--at", "50,14", "{}"]] {
-            let run = try Self.run(garbage, arguments)
+        let outputs = [
+            (["convert", "{}"], "out.geojson"), (["stats", "{}"], "out.txt"),
+            (["near", "--at", "50,14", "{}"], "out.txt"),
+        ]
+        for (arguments, output) in outputs {
+            let run = try Self.run(garbage, arguments, output: output)
             #expect([65, 0].contains(run.status), "\(arguments): \(run.standardError)")
             if run.status == 65 { #expect(run.standardError.contains("input.gpx"), "\(run.standardError)") }
         }
