@@ -76,8 +76,8 @@ import Testing
         for (n, name) in ["Morning", "Noon", "Evening"].enumerated() {
             gpx += "<trk><name>\(name)</name><trkseg>"
             for k in 0..<50 {
-                gpx +=
-                    "<trkpt lat=\"\(46 + Double(n) * 0.01 + Double(k) * 1e-4)\" lon=\"14\"><ele>\(300 + k)</ele></trkpt>"
+                let lat = 46 + Double(n) * 0.01 + Double(k) * 1e-4
+                gpx += "<trkpt lat=\"\(lat)\" lon=\"14\"><ele>\(300 + k)</ele></trkpt>"
             }
             gpx += "</trkseg></trk>"
         }

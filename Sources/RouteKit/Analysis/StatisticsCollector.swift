@@ -6,8 +6,9 @@
 /// recorded elevations among exact ones (``recordedElevationKept()``), ``methodForRecordedElevations`` on those
 /// stretches, each hung between the exact heights at its ends, and the whole segment counted in one pass (see
 /// ``AscentMethod/shortestMeasuredRecordedMeters``). Elevation jumps (``ElevationJump``) are taken out of each segment
-/// first, but for one whose recorded stretches are hung between the exact heights (where they meet is no jump). Memory: two numbers per point of the current track (three where it has jumps), and the position of each point
-/// that kept a recorded elevation.
+/// first, but for one whose recorded stretches are hung between the exact heights (where they meet is no jump).
+/// Memory: two numbers per point of the current track (three where it has jumps), and the position of each point that
+/// kept a recorded elevation.
 public final class StatisticsCollector: GPXHandler {
     /// The ascent method.
     public let method: AscentMethod
