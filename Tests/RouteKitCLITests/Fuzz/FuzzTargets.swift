@@ -230,10 +230,11 @@ enum FuzzInput {
         guard let dir = opendir(folder) else { return [] }  // NULL on error: nothing there
         defer { closedir(dir) }
         var names: [String] = []
+        // The name is read where it lies, up to its NUL: readdir's record is only as long as its name, so copying the
+        // whole struct (its 256-byte d_name) reads past the record's end.
+        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return [] }
         while let entry = readdir(dir) {  // NULL at the end
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names
