@@ -23,10 +23,13 @@ package enum Folder {
         }
         defer { closedir(dir) }
         var items: [Item] = []
+        // The name is read where it lies, up to its NUL: readdir's record is only as long as its name, so copying the
+        // whole struct (its 256-byte d_name) would read past the record's end.
+        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return [] }
         while let entry = readdir(dir) {  // NULL at the end
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let start = UnsafeRawPointer(entry).advanced(by: offset)
+            let length = strlen(start.assumingMemoryBound(to: CChar.self))
+            let name = String(decoding: UnsafeRawBufferPointer(start: start, count: length), as: UTF8.self)
             guard name != "." && name != ".." else { continue }
             items.append(Item(name: name, isFolder: exists(path + "/" + name)))
         }
