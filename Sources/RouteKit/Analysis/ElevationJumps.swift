@@ -101,19 +101,13 @@ extension AscentMethod {
                 if back * rise < 0 && abs(back) >= max(height, abs(rise) / 2) { isJump[j] = true }
             }
         }
-        let at = isJump.indices.filter { isJump[$0] }
-        guard !at.isEmpty else { return none }
+        var jumps: [ElevationJump] = []
         var offsets = [Double](repeating: 0, count: series.count)
-        var offset = 0.0
-        var next = 0
-        for k in 0..<series.count {
-            if next < at.count && at[next] == k {
-                offset += e[k] - e[k - 1]
-                next += 1
-            }
-            offsets[k] = offset
+        for k in 1..<series.count {
+            if isJump[k] { jumps.append(ElevationJump(distanceMeters: x[k], heightMeters: e[k] - e[k - 1])) }
+            offsets[k] = offsets[k - 1] + (isJump[k] ? e[k] - e[k - 1] : 0)
         }
-        let jumps = at.map { ElevationJump(distanceMeters: x[$0], heightMeters: e[$0] - e[$0 - 1]) }
+        guard !jumps.isEmpty else { return none }
         let leveled = ElevationSeries(distances: x, elevations: zip(e, offsets).map { $0 - $1 })
         return LeveledElevations(series: leveled, jumps: jumps, offsets: offsets)
     }
