@@ -287,7 +287,10 @@ enum StageOutput {
         .measured { background: #eef4e6; border-bottom: 1px dotted #5a7d2a; padding: 0 .15rem; }
         .date { font-size: 1.05rem; margin: .25rem 0; } .iso { white-space: nowrap; color: #666; } \
         .note { color: #666; font-size: .9rem; } .scroll { overflow-x: auto; }
-        @media (max-width: 480px) { table { font-size: .85rem; } td, th { padding: .25rem .3rem; } }
+        @media (max-width: 480px) { main { padding: .75rem .6rem; } table { font-size: .78rem; } \
+        td, th { padding: .25rem .15rem; } td.len, th.len { display: none; } }
+        @media (max-width: 400px) { main { padding: .75rem .5rem; } table { font-size: .74rem; } \
+        td, th { padding: .25rem .12rem; } }
         a.zoom { display: block; color: inherit; } .view .bar { display: none; }
         .view:target { position: fixed; inset: 0; z-index: 9; overflow: auto; background: #fff; margin: 0; }
         .view:target .bar { display: block; position: sticky; top: 0; left: 0; margin: 0; padding: .6rem 1rem; \
@@ -345,7 +348,7 @@ enum StageOutput {
     private static func climbCells(_ c: Climb) -> String {
         "<td class=\"n\">\(DecimalText.fixed(c.startMeters / 1000, decimals: 1))–"
             + "\(DecimalText.fixed(c.endMeters / 1000, decimals: 1))</td>"
-            + "<td class=\"n\">\(DecimalText.fixed(c.lengthMeters / 1000, decimals: 1)) km</td>"
+            + "<td class=\"n len\">\(DecimalText.fixed(c.lengthMeters / 1000, decimals: 1)) km</td>"
             + "<td class=\"n\">\(metres(c.gainMeters))</td>"
             + "<td class=\"n\">\(DecimalText.fixed(c.averageGradePercent, decimals: 1)) %</td>"
             + "<td class=\"n\">\(DecimalText.fixed(c.maxGradePercent, decimals: 1)) %</td>"
@@ -353,7 +356,7 @@ enum StageOutput {
     }
 
     private static let climbHeader =
-        "<th class=\"n\">km</th><th class=\"n\">Length</th><th class=\"n\">Gain</th><th class=\"n\">Average</th>"
+        "<th class=\"n\">km</th><th class=\"n len\">Length</th><th class=\"n\">Gain</th><th class=\"n\">Average</th>"
         + "<th class=\"n\">Steepest 100 m</th><th>Category</th>"
 
     /// The route's hardest climbs, each with its stage; nothing when there is no climb.
