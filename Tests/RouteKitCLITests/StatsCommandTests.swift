@@ -6,7 +6,7 @@ import Testing
         "points", "segments", "length_2d_m", "length_3d_m", "ascent_m", "descent_m", "elevation_noise_m",
         "min_elevation_m", "max_elevation_m", "start_time", "end_time", "duration_s", "moving_time_s",
         "average_speed_mps", "max_speed_mps", "steepest_climb_pct", "steepest_descent_pct", "bounds",
-        "elevation_jumps",
+        "elevation_jumps", "elevation_settlings",
     ]
 
     @Test func helpMatchesItsGoldenFile() throws {
@@ -76,6 +76,38 @@ import Testing
         #expect(try #require(track["steepest_climb_pct"] as? Double) < 10)
         // --quiet says nothing.
         #expect(try CLI.run(["stats", "--quiet", path]).standardError == "")
+    }
+
+    /// A logger's first minutes, its receiver's heights rising 200 m over 300 m ridden before they settle, as real
+    /// loggers' tracks do: said in a warning, counted in the JSON, and not climbed; its profile still draws them.
+    @Test func elevationsSettlingAtTheStartAreSaidAndNotClimbed() throws {
+        var gpx = "<gpx><trk><name>Logger</name><trkseg>"
+        for k in 0..<400 {
+            let elevation = k < 40 ? 300 - 200 * (1 - Double(k) / 40) * (1 - Double(k) / 40) : 300
+            let time = "2012-11-07T09:\(10 + k * 5 / 60):\(String(format: "%02d", k * 5 % 60))Z"
+            gpx +=
+                "<trkpt lat=\"\(46 + Double(k) * 0.00007)\" lon=\"14\"><ele>\(elevation)</ele><time>\(time)</time>"
+                + "</trkpt>"
+        }
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("logger.gpx").path
+        try Data((gpx + "</trkseg></trk></gpx>").utf8).write(to: URL(fileURLWithPath: path))
+        let run = try CLI.run(["stats", "--format", "json", path])
+        #expect(run.status == 0)
+        #expect(
+            run.standardError
+                == "routekit: warning: \(path): the elevations settle by +200 m in the first 3:20 min (0.31 km): not "
+                + "counted as climbing (a receiver or an altimeter finding its level); --dem takes the terrain's heights "
+                + "instead\n")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let track = try #require((json["tracks"] as? [[String: Any]])?.first)
+        #expect(track["elevation_settlings"] as? Int == 1)
+        #expect(try #require(track["ascent_m"] as? Double) < 10)
+        #expect(track["climbs"] == nil || (track["climbs"] as? [Any])?.isEmpty == true)
+        let profile = try CLI.run(["profile", "--format", "csv", path])
+        #expect(profile.standardError.contains("settle by +200 m"))
+        #expect(profile.standardOutput.split(separator: "\n").dropFirst().first?.contains(",100") == true)
     }
 
     @Test func jsonHasTheDocumentedShape() throws {

@@ -14,6 +14,9 @@ public struct AscentDescent: Hashable, Sendable {
     public var thresholdMeters: Double
     /// The steps of the elevations that were not counted, being no one's climbing (``ElevationJump``), in order.
     public var elevationJumps: [ElevationJump] = []
+    /// The elevations at the start of a recording (a segment) that were not counted, being a device finding its level
+    /// (``ElevationSettling``), in order.
+    public var elevationSettlings: [ElevationSettling] = []
 
     public init(
         ascentMeters: Double = 0, descentMeters: Double = 0, noiseMeters: Double = 0,
@@ -248,6 +251,16 @@ public struct AscentMethod: Hashable, Sendable {
     /// that percentile is 2.33σ, so under noise of 8 m a jump is over 93 m; on steep ground sampled sparsely, the
     /// flanks' steps raise it.
     public var elevationJumpPerUsualStep: Double = 5
+    /// How long after a recording's first fix its elevations may still be settling (``ElevationSettling``), seconds;
+    /// nil: never looked for (nor where ``elevationJumpMeters`` is nil). A GPS receiver's vertical fix converges in the
+    /// first minutes (a logger's first 4 minutes rose 203 m over 352 m ridden), a barometric altimeter calibrates in
+    /// the first one or two (a watch fell 60 m over 63 m walked); only fixes with times are looked at, so a planned
+    /// route or a DEM's heights never settle.
+    public var settlingSeconds: Double? = 900
+    /// Steeper than 1:2 and at least this fast up or down, metres a second, the elevations at a recording's start are
+    /// settling, not climbing (2,880 m an hour; the fastest vertical kilometre run, on a course of 53 %, climbed
+    /// 0.58 m a second); steeper than 1:1 they are settling at any speed.
+    public var settlingMetersPerSecond = 0.8
     /// On a line whose points took an elevation model's heights where it has data and kept their recorded ones
     /// elsewhere (``ElevationProfile/init(track:method:recorded:recordedMethod:)``), the fewest recorded fixes of a
     /// stretch whose noise is measured on its own (at least 1): fewer cannot tell noise from terrain, and the stretch

@@ -32,6 +32,51 @@ extension ElevationJump {
     }
 }
 
+/// A recording's elevations finding their level at its start: a GPS receiver's first heights before its vertical fix
+/// converges, or a barometric altimeter calibrating to the terrain (a logger's first minutes rising 200 m while the
+/// rider rides 350 m; a hiker's watch falling 60 m before the first step). From a segment's first fix, timed, to the
+/// fix where they settle, the elevations move at least as far as an ``ElevationJump`` must be high, and faster than
+/// anyone moves on foot or by bike: steeper than 1:1, or steeper than 1:2 at more than
+/// ``AscentMethod/settlingMetersPerSecond`` (``AscentMethod/settlingSeconds`` says how long after the first fix). It is
+/// not climbing: the ascent, the descent, the grades and the climbs are measured as if the line had been at the settled
+/// level from its first fix.
+public struct ElevationSettling: Hashable, Sendable {
+    /// Where the elevations settle: the distance along the line of the fix they reach their level at, metres.
+    public var distanceMeters: Double
+    /// How far they moved from the segment's first fix to there, metres: positive up.
+    public var heightMeters: Double
+    /// How long it took from the segment's first fix, seconds.
+    public var seconds: Double
+
+    /// Elevations settling `heightMeters` (negative down) over `seconds`, reaching their level `distanceMeters` along
+    /// their line.
+    public init(distanceMeters: Double, heightMeters: Double, seconds: Double) {
+        self.distanceMeters = distanceMeters
+        self.heightMeters = heightMeters
+        self.seconds = seconds
+    }
+}
+
+extension ElevationSettling {
+    /// What a list of settlings means, for a warning ("the elevations settle by +203 m in the first 3:50 min
+    /// (0.35 km): not counted as climbing (a receiver or an altimeter finding its level)"). Empty for none.
+    public static func summary(_ settlings: [ElevationSettling]) -> String {
+        guard let first = settlings.first else { return "" }
+        let said: String
+        if settlings.count == 1 {
+            let height = (first.heightMeters > 0 ? "+" : "−") + "\(Int(abs(first.heightMeters).rounded())) m"
+            let seconds = Int(first.seconds.rounded())
+            let duration = "\(seconds / 60):\(seconds % 60 < 10 ? "0" : "")\(seconds % 60) min"
+            let km = DecimalText.fixed(first.distanceMeters / 1000, decimals: 2)
+            said = "the elevations settle by \(height) in the first \(duration) (\(km) km)"
+        } else {
+            let highest = Int((settlings.map { abs($0.heightMeters) }.max() ?? 0).rounded())
+            said = "the elevations settle at the start of \(settlings.count) segments, by up to \(highest) m"
+        }
+        return said + ": not counted as climbing (a receiver or an altimeter finding its level)"
+    }
+}
+
 /// A line's elevations with their jumps taken out: each elevation after a jump moved by its height, so that the
 /// line goes on at the level it had before it. The ascent is counted on these; the elevations shown are these plus
 /// ``offsets``.
@@ -40,8 +85,11 @@ struct LeveledElevations {
     var series: ElevationSeries
     /// The jumps taken out, in order along the line.
     var jumps: [ElevationJump]
-    /// For each sample, what was taken off its elevation (the sum of the jumps before it); empty where none was.
+    /// For each sample, what was taken off its elevation (the sum of the jumps before it, and before the line's
+    /// elevations settle, how far they were from the settled level); empty where none was.
     var offsets: [Double]
+    /// The elevations settling at the line's start, taken out; nil where they do not.
+    var settling: ElevationSettling? = nil
 
     /// `values` along the leveled series (the smoothed elevations) at the recorded levels again: each plus its offset.
     func recordedLevels(_ values: [Double]) -> [Double] {
@@ -50,27 +98,39 @@ struct LeveledElevations {
     }
 }
 
+/// Where a line's elevations settle at its start: the fix, and what the settling is.
+struct SettledStart {
+    var fix: Int
+    var settling: ElevationSettling
+}
+
 extension AscentMethod {
-    /// `series` with its jumps taken out. A step is a jump when it is at least ``elevationJumpMeters`` high, steeper
-    /// than 1:1, at least ``elevationJumpPerUsualStep`` times the 90th percentile of the sizes of the line's steps (on
-    /// steep or rough ground, and under strong noise, that percentile is large: under white noise of σ it is 2.33σ, so
-    /// a jump is over 11.6σ), and the line on neither side of it goes on the same way steeper than 1:2 over as far as
-    /// the step is high or long (that is a steep slope of the line, or a device's reading settling, not a jump); and so
-    /// is a step beside a jump back the other way by at least half its height and the height a jump needs here, however
-    /// long (a spike's other flank). O(n) where no step is that high and steep.
-    func leveled(_ series: ElevationSeries) -> LeveledElevations {
+    /// `series` with its jumps taken out, and with the settling of its elevations at the start where `seconds` (each
+    /// sample's time in seconds from any origin, NaN where it has none; empty: none) shows one
+    /// (``ElevationSettling``). A step is a jump when it is at least ``elevationJumpMeters`` high, steeper than 1:1, at
+    /// least ``elevationJumpPerUsualStep`` times the 90th percentile of the sizes of the line's steps (on steep or
+    /// rough ground, and under strong noise, that percentile is large: under white noise of σ it is 2.33σ, so a jump
+    /// is over 11.6σ), and the line on neither side of it goes on the same way steeper than 1:2 over as far as the
+    /// step is high or long (that is a steep slope of the line, or a device's reading settling, not a jump); and so is
+    /// a step beside a jump back the other way by at least half its height and the height a jump needs here, however
+    /// long (a spike's other flank). O(n) where no step is that high and steep and the start does not settle.
+    func leveled(_ series: ElevationSeries, seconds: [Double] = []) -> LeveledElevations {
         let none = LeveledElevations(series: series, jumps: [], offsets: [])
         guard let least = elevationJumpMeters, series.count >= 2 else { return none }
         let x = series.distances
-        let e = series.elevations
+        var e = series.elevations
         func steep(_ i: Int, atLeast height: Double) -> Bool {
             let rise = abs(e[i] - e[i - 1])
             return rise >= height && rise > x[i] - x[i - 1]
         }
-        guard (1..<series.count).contains(where: { steep($0, atLeast: least) }) else { return none }
+        let settles = settledStart(series, seconds: seconds, atLeast: least) != nil
+        guard settles || (1..<series.count).contains(where: { steep($0, atLeast: least) }) else { return none }
         var sizes = (1..<series.count).map { abs(e[$0] - e[$0 - 1]) }
         let usual = Self.select(&sizes, Int(0.9 * Double(sizes.count - 1)))
         let height = max(least, elevationJumpPerUsualStep * usual)
+        // The start's settling first (the line before it at the level it settles at), then the jumps of the rest.
+        let settling = settles ? settledStart(series, seconds: seconds, atLeast: height) : nil
+        if let settling { for i in 0..<settling.fix { e[i] = e[settling.fix] } }
         // Whether the line beside step i (from fix i − 1 to fix i) goes on the way of its rise, steeper than 1:2 over
         // as far as the step is high or long: before fix i − 1 (`after` false) or after fix i.
         func continues(_ i: Int, after: Bool) -> Bool {
@@ -107,8 +167,38 @@ extension AscentMethod {
             if isJump[k] { jumps.append(ElevationJump(distanceMeters: x[k], heightMeters: e[k] - e[k - 1])) }
             offsets[k] = offsets[k - 1] + (isJump[k] ? e[k] - e[k - 1] : 0)
         }
-        guard !jumps.isEmpty else { return none }
+        guard !jumps.isEmpty || settling != nil else { return none }
         let leveled = ElevationSeries(distances: x, elevations: zip(e, offsets).map { $0 - $1 })
-        return LeveledElevations(series: leveled, jumps: jumps, offsets: offsets)
+        // What was taken off each recorded elevation: its jumps, and before the settled level, its distance from it.
+        for i in 0..<(settling?.fix ?? 0) { offsets[i] += series.elevations[i] - e[i] }
+        return LeveledElevations(series: leveled, jumps: jumps, offsets: offsets, settling: settling?.settling)
+    }
+
+    /// Where the elevations of `series` settle at its start (``ElevationSettling``), moving at least `height`: the
+    /// fix, among those within ``settlingSeconds`` of the first (all timed), furthest in height from the first fix
+    /// that it is reached from steeper than 1:1, or steeper than 1:2 at ``settlingMetersPerSecond`` or faster; nil for
+    /// none.
+    func settledStart(_ series: ElevationSeries, seconds: [Double], atLeast height: Double) -> SettledStart? {
+        guard let window = settlingSeconds, seconds.count == series.count, let start = seconds.first, start.isFinite
+        else { return nil }
+        let x = series.distances
+        let e = series.elevations
+        var best: Int?
+        for k in 1..<series.count {
+            let dt = seconds[k] - start
+            guard dt.isFinite, dt >= 0, dt <= window else { break }
+            let rise = abs(e[k] - e[0])
+            let run = x[k] - x[0]
+            guard rise >= height, rise > run || (2 * rise > run && rise >= settlingMetersPerSecond * dt) else {
+                continue
+            }
+            if best.map({ rise > abs(e[$0] - e[0]) }) ?? true { best = k }
+        }
+        return best.map {
+            SettledStart(
+                fix: $0,
+                settling: ElevationSettling(
+                    distanceMeters: x[$0], heightMeters: e[$0] - e[0], seconds: seconds[$0] - start))
+        }
     }
 }

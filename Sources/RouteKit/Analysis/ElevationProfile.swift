@@ -10,8 +10,9 @@ public struct ElevationProfile: Sendable {
         public var distanceMeters: Double
         /// Elevation as recorded, metres.
         public var elevationMeters: Double
-        /// Elevation as the ascent counts it, metres, at the recorded level (the line's elevation jumps, which the
-        /// ascent leaves out, kept as steps: ``ElevationJump``): after the method's smoothing; on a line partly on an
+        /// Elevation as the ascent counts it, metres, at the recorded level (the line's elevation jumps and its
+        /// segments' settling at their start, which the ascent leaves out, kept as they were recorded:
+        /// ``ElevationJump``, ``ElevationSettling``): after the method's smoothing; on a line partly on an
         /// elevation model, a recorded stretch's smoothed elevations shifted to meet the model's at its ends (or the
         /// model's at a line's end shifted to meet it, where they run less than
         /// ``AscentMethod/shortestMeasuredRecordedMeters``), or bridged straight between the model's where the stretch
@@ -39,8 +40,9 @@ public struct ElevationProfile: Sendable {
     public var positions: [Position]
     /// The index in ``positions`` where each segment starts.
     public var segmentStarts: [Int]
-    /// The smoothed elevation of each sample less what the track's elevation jumps moved it by (``ElevationJump``);
-    /// empty for a track without jumps, whose samples' smoothed elevations are these.
+    /// The smoothed elevation of each sample as the ascent counts it: less the track's elevation jumps
+    /// (``ElevationJump``) and its segments' settling (``ElevationSettling``), and running on across segment breaks;
+    /// empty where that is nothing, and the samples' smoothed elevations are these.
     private(set) var countedElevations: [Double] = []
 
     /// The stretch over which a sample's grade is taken, metres.
@@ -77,8 +79,8 @@ public struct ElevationProfile: Sendable {
         self.segmentStarts = segmentStarts
         let series = collector.trackSeries[0]
         let smoothed = collector.trackSmoothed[0]
-        // The elevations the ascent counts, for the grades: without the line's jumps (``ElevationJump``).
-        let counted = StatisticsCollector.countedElevations(smoothed, collector.trackJumpOffsets[0])
+        // The elevations the ascent counts, for the grades: without the line's jumps, settling and segment steps.
+        let counted = StatisticsCollector.countedElevations(smoothed, collector.trackCountedOffsets[0])
         var samples: [Sample] = []
         samples.reserveCapacity(series.count)
         for i in 0..<series.count {
@@ -100,7 +102,7 @@ public struct ElevationProfile: Sendable {
             if run > 0 { samples[i].gradePercent = (levels[hi] - levels[lo]) / run * 100 }
         }
         self.samples = samples
-        if !collector.trackJumpOffsets[0].isEmpty && levels.count == samples.count { countedElevations = levels }
+        if !collector.trackCountedOffsets[0].isEmpty && levels.count == samples.count { countedElevations = levels }
     }
 
     /// At most `count` samples that draw the same line at that resolution: Largest-Triangle-Three-Buckets

@@ -5,9 +5,10 @@
 /// ``method`` on each segment's elevations, measured when the line ends; where some of a segment's points kept
 /// recorded elevations among exact ones (``recordedElevationKept()``), ``methodForRecordedElevations`` on those
 /// stretches, each hung between the exact heights at its ends, and the whole segment counted in one pass (see
-/// ``AscentMethod/shortestMeasuredRecordedMeters``). Elevation jumps (``ElevationJump``) are taken out of each segment
-/// first, but for one whose recorded stretches are hung between the exact heights (where they meet is no jump).
-/// Memory: two numbers per point of the current track (three where it has jumps), and the position of each point that
+/// ``AscentMethod/shortestMeasuredRecordedMeters``). Elevation jumps (``ElevationJump``) and the elevations settling at
+/// a segment's start (``ElevationSettling``) are taken out of each segment first, but for one whose recorded stretches
+/// are hung between the exact heights (where they meet is no jump). Memory: three numbers and a position per point of
+/// the current track with an elevation (four numbers where it has jumps), and the position in it of each point that
 /// kept a recorded elevation.
 public final class StatisticsCollector: GPXHandler {
     /// The ascent method.
@@ -30,9 +31,10 @@ public final class StatisticsCollector: GPXHandler {
     /// recorded levels, a line's elevation jumps (``ElevationJump``) kept as steps.
     private(set) var trackSmoothed: [[Double]] = []
     private(set) var routeSmoothed: [[Double]] = []
-    /// For each track, what its jumps moved each smoothed elevation by (the elevations the ascent counts are the
-    /// smoothed ones less these), when ``keepSeries`` is set; empty for a track without jumps.
-    private(set) var trackJumpOffsets: [[Double]] = []
+    /// For each track, what was taken off each smoothed elevation for the elevations the ascent counts (its jumps, its
+    /// segments' settling at their start, and the steps between one segment's end and the next one's start), when
+    /// ``keepSeries`` is set; empty for a track with none.
+    private(set) var trackCountedOffsets: [[Double]] = []
     /// Keep each line's elevation series for a profile.
     public var keepSeries = false
 
@@ -40,6 +42,11 @@ public final class StatisticsCollector: GPXHandler {
     private var series = ElevationSeries()
     /// Where each point of the series is, for the climbs' start and top.
     private var seriesCoordinates: [Coordinate] = []
+    /// When each point of the series was recorded, seconds from the first timed fix of its segment (NaN for none),
+    /// for the elevations settling at a segment's start (``ElevationSettling``).
+    private var seriesSeconds: [Double] = []
+    /// The time of the current segment's first timed fix.
+    private var segmentFirstTime: Timestamp?
     private var segmentStart = 0
     private var previous: TrackPoint?
     private var distance = 0.0
@@ -51,8 +58,9 @@ public final class StatisticsCollector: GPXHandler {
     private var runFirstTime: Timestamp?
     private var lastTime: Timestamp?
     private var smoothedParts: [Double] = []
-    /// What the jumps of the current line moved each of `smoothedParts` by; nil while it has none.
-    private var jumpOffsets: [Double]?
+    /// What is taken off each of `smoothedParts` for the elevations counted (``trackCountedOffsets``); nil while
+    /// nothing is.
+    private var countedOffsets: [Double]?
     /// Points of the longest part (segment) of the current line measured so far.
     private var longestPart = 0
     private var ascent = AscentDescent()
@@ -78,7 +86,7 @@ public final class StatisticsCollector: GPXHandler {
         if keepSeries {
             trackSeries.append(series)
             trackSmoothed.append(smoothedParts)
-            trackJumpOffsets.append(jumpOffsets ?? [])
+            trackCountedOffsets.append(countedOffsets ?? [])
         }
     }
 
@@ -104,11 +112,12 @@ public final class StatisticsCollector: GPXHandler {
         current = TrackStatistics()
         series = ElevationSeries()
         seriesCoordinates.removeAll(keepingCapacity: true)
+        seriesSeconds.removeAll(keepingCapacity: true)
         distance = 0
         ascent = AscentDescent()
         hasElevation = false
         smoothedParts = []
-        jumpOffsets = nil
+        countedOffsets = nil
         longestPart = 0
         segmentMaxima = (nil, nil)
         parts.removeAll(keepingCapacity: true)
@@ -122,6 +131,7 @@ public final class StatisticsCollector: GPXHandler {
         previous = nil
         pointsInSegment = 0
         segmentStart = series.count
+        segmentFirstTime = nil
         times.removeAll(keepingCapacity: true)
         timeDistances.removeAll(keepingCapacity: true)
         runFirstTime = nil
@@ -154,6 +164,8 @@ public final class StatisticsCollector: GPXHandler {
             if nextKeepsRecorded { recordedSamples.append(series.count) }
             series.append(distance: distance, elevation: e)
             seriesCoordinates.append(point.coordinate)
+            if let t = point.time, segmentFirstTime == nil { segmentFirstTime = t }
+            seriesSeconds.append(point.time.flatMap { t in segmentFirstTime.map { $0.seconds(to: t) } } ?? .nan)
             current.minElevationMeters = min(current.minElevationMeters ?? e, e)
             current.maxElevationMeters = max(current.maxElevationMeters ?? e, e)
         }
@@ -217,9 +229,10 @@ public final class StatisticsCollector: GPXHandler {
     /// elevations.
     private func measureParts() {
         var nextRecorded = recordedSamples.startIndex
-        // What the jumps of the parts measured so far moved the line by: the next part's offsets start there, so that
-        // the elevations counted run on across a segment break as the recorded ones do.
-        var moved = 0.0
+        // Where the elevations counted ended on the part before: each part's start there, so that a climb never takes
+        // the step between the end of one segment and the start of the next (a pause's, next to none; between two
+        // recordings joined in one line, whatever lies between them), as the ascent does not.
+        var lastCounted: Double?
         for range in parts {
             let whole = ElevationSeries(
                 distances: Array(series.distances[range]), elevations: Array(series.elevations[range]))
@@ -232,7 +245,10 @@ public final class StatisticsCollector: GPXHandler {
             // Where recorded stretches are hung between an elevation model's heights, their offset from the model is
             // taken out there: a step where they meet is no jump.
             let mixed = methodForRecordedElevations != nil && !recorded.isEmpty
-            let level = mixed ? LeveledElevations(series: whole, jumps: [], offsets: []) : method.leveled(whole)
+            let level =
+                mixed
+                ? LeveledElevations(series: whole, jumps: [], offsets: [])
+                : method.leveled(whole, seconds: Array(seriesSeconds[range]))
             let part = level.series
             let (result, smoothed) =
                 if let recordedMethod = methodForRecordedElevations, mixed {
@@ -243,6 +259,7 @@ public final class StatisticsCollector: GPXHandler {
             ascent.ascentMeters += result.ascentMeters
             ascent.descentMeters += result.descentMeters
             ascent.elevationJumps += level.jumps
+            if let settling = level.settling { ascent.elevationSettlings.append(settling) }
             // Report the parameters of the longest part.
             if part.count >= longestPart {
                 longestPart = part.count
@@ -250,19 +267,21 @@ public final class StatisticsCollector: GPXHandler {
                 ascent.smoothingMeters = result.smoothingMeters
                 ascent.thresholdMeters = result.thresholdMeters
             }
-            if !level.jumps.isEmpty && jumpOffsets == nil {
-                jumpOffsets = [Double](repeating: 0, count: smoothedParts.count)
+            // What the counted elevations of this part are moved by besides its own jumps and settling.
+            let moved = lastCounted.flatMap { last in smoothed.first.map { $0 - last } } ?? 0
+            if countedOffsets == nil && (!level.offsets.isEmpty || moved != 0) {
+                countedOffsets = [Double](repeating: 0, count: smoothedParts.count)
             }
             let offsets = level.offsets.isEmpty ? [Double](repeating: 0, count: smoothed.count) : level.offsets
-            jumpOffsets? += offsets.map { $0 + moved }
-            moved += offsets.last ?? 0
+            countedOffsets? += offsets.map { $0 + moved }
+            lastCounted = smoothed.last.map { $0 - moved } ?? lastCounted
             smoothedParts.append(contentsOf: level.recordedLevels(smoothed))
             grades(part.distances, smoothed)
         }
     }
 
-    /// `smoothed` elevations at their recorded levels less what the line's jumps moved them by (`offsets`, empty for
-    /// none): the elevations the ascent was counted on.
+    /// `smoothed` elevations at their recorded levels less `offsets` (``trackCountedOffsets``, empty for none): the
+    /// elevations the ascent was counted on, run on across segment breaks.
     static func countedElevations(_ smoothed: [Double], _ offsets: [Double]) -> [Double] {
         guard offsets.count == smoothed.count else { return smoothed }
         return zip(smoothed, offsets).map { $0 - $1 }
@@ -303,7 +322,7 @@ public final class StatisticsCollector: GPXHandler {
         if hasElevation && smoothedParts.count == series.count {
             let coordinates = seriesCoordinates
             result.climbs = Climb.find(
-                distances: series.distances, elevations: Self.countedElevations(smoothedParts, jumpOffsets ?? []),
+                distances: series.distances, elevations: Self.countedElevations(smoothedParts, countedOffsets ?? []),
                 tops: smoothedParts
             ) { coordinates[$0] }
         }

@@ -130,6 +130,7 @@ public struct TrackStatistics: Hashable, Sendable {
                 sum.descentMeters += a.descentMeters
                 sum.noiseMeters = max(sum.noiseMeters, a.noiseMeters)
                 sum.elevationJumps += a.elevationJumps
+                sum.elevationSettlings += a.elevationSettlings
                 total.ascent = sum
             }
             total.minElevationMeters = minimum(total.minElevationMeters, part.minElevationMeters)

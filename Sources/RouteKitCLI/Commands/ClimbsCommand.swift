@@ -107,7 +107,7 @@ struct ClimbsCommand: Command {
         model?.report(console: console, quiet: quiet)
         let profile = dem.profile(track, recorded: recorded, method: method)
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations: no climbs") }
-        warnElevationJumps(profile.statistics, at: path, dem: model != nil, quiet: quiet, console: console)
+        warnElevationsNotCounted(profile.statistics, at: path, dem: model != nil, quiet: quiet, console: console)
         let climbs = profile.climbs().filter { climb in
             minimumCategory.map { minimum in climb.category.map { $0 <= minimum } ?? false } ?? true
         }

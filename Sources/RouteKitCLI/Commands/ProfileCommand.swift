@@ -128,7 +128,7 @@ struct ProfileCommand: Command {
         model?.report(console: console, quiet: quiet)
         let profile = dem.profile(track, recorded: recorded, method: method)
         if profile.samples.isEmpty && !quiet { console.warning("\(path): the track has no elevations") }
-        warnElevationJumps(profile.statistics, at: path, dem: model != nil, quiet: quiet, console: console)
+        warnElevationsNotCounted(profile.statistics, at: path, dem: model != nil, quiet: quiet, console: console)
         let placed = try placeWaypoints(on: profile, console: console)
         var buffer = ByteBuffer(capacity: 1 << 16)
         switch try chosenFormat() {

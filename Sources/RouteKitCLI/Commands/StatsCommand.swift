@@ -128,7 +128,7 @@ struct StatsCommand: Command {
             if lines.isEmpty { console.warning("\(file.path): no track or route with a point") }
             for (k, line) in lines.enumerated() where !quiet {
                 let place = file.path + (lines.count > 1 ? " (\(line.name ?? "track \(k + 1)"))" : "")
-                warnElevationJumps(line, at: place, dem: model != nil, quiet: quiet, console: console)
+                warnElevationsNotCounted(line, at: place, dem: model != nil, quiet: quiet, console: console)
                 guard let problem = line.timeProblem else { continue }
                 console.warning("\(place): \(problem): duration, moving time and speeds are left out")
             }
@@ -151,13 +151,19 @@ struct StatsCommand: Command {
     }
 }
 
-/// Says where a line's elevations jump (``ElevationJump``), which the ascent does not count; `place` names the file
-/// and, where it holds several lines, the line; without a DEM in use, that --dem would take the terrain's heights.
-/// Nothing when quiet or where there is none.
-func warnElevationJumps(_ line: TrackStatistics, at place: String, dem: Bool, quiet: Bool, console: Console) {
-    guard !quiet, let jumps = line.ascent?.elevationJumps, !jumps.isEmpty else { return }
+/// Says where a line's elevations jump (``ElevationJump``) and where they settle at a recording's start
+/// (``ElevationSettling``), which the ascent does not count; `place` names the file and, where it holds several lines,
+/// the line; without a DEM in use, that --dem would take the terrain's heights. Nothing when quiet or where there is
+/// neither.
+func warnElevationsNotCounted(_ line: TrackStatistics, at place: String, dem: Bool, quiet: Bool, console: Console) {
+    guard !quiet, let ascent = line.ascent else { return }
     let hint = dem ? "" : "; --dem takes the terrain's heights instead"
-    console.warning("\(place): \(ElevationJump.summary(jumps))\(hint)")
+    if !ascent.elevationSettlings.isEmpty {
+        console.warning("\(place): \(ElevationSettling.summary(ascent.elevationSettlings))\(hint)")
+    }
+    if !ascent.elevationJumps.isEmpty {
+        console.warning("\(place): \(ElevationJump.summary(ascent.elevationJumps))\(hint)")
+    }
 }
 
 /// Opens every input and recognises its format, before anything is written: a missing or unknown file

@@ -432,8 +432,10 @@ enum StageOutput {
         h +=
             "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td>"
             + "</tr></table></div>\n"
-        if let jumps = s.ascent?.elevationJumps, !jumps.isEmpty {
-            let said = ElevationJump.summary(jumps)
+        for said in [
+            ElevationSettling.summary(s.ascent?.elevationSettlings ?? []),
+            ElevationJump.summary(s.ascent?.elevationJumps ?? []),
+        ] where !said.isEmpty {
             h += "<p class=\"note\">" + escape(said.prefix(1).uppercased() + said.dropFirst()) + ".</p>\n"
         }
         h +=

@@ -112,6 +112,7 @@ enum StatsFormatter {
             ("steepest_descent_pct", .number(s.steepestDescentPercent)),
             ("bounds", .bounds(s.bounds)),
             ("elevation_jumps", .integer(s.ascent?.elevationJumps.count ?? 0)),
+            ("elevation_settlings", .integer(s.ascent?.elevationSettlings.count ?? 0)),
         ]
     }
 
