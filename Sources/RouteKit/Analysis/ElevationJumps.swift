@@ -34,12 +34,11 @@ extension ElevationJump {
 
 /// A recording's elevations finding their level at its start: a GPS receiver's first heights before its vertical fix
 /// converges, or a barometric altimeter calibrating to the terrain (a logger's first minutes rising 200 m while the
-/// rider rides 350 m; a hiker's watch falling 60 m before the first step). From a segment's first fix, timed, to the
-/// fix where they settle, the elevations move at least as far as an ``ElevationJump`` must be high, and faster than
-/// anyone moves on foot or by bike: steeper than 1:1, or steeper than 1:2 at more than
-/// ``AscentMethod/settlingMetersPerSecond`` (``AscentMethod/settlingSeconds`` says how long after the first fix). It is
-/// not climbing: the ascent, the descent, the grades and the climbs are measured as if the line had been at the settled
-/// level from its first fix.
+/// rider rides 350 m; a hiker's watch falling 58 m before the first steps). Within ``AscentMethod/settlingSeconds`` of
+/// a segment's first fix (timed), its elevations move at least as far as an ``ElevationJump`` must be high and faster
+/// than anyone moves on foot or by bike: from the first fix steeper than 1:1, or from any fix steeper than 1:2 at
+/// ``AscentMethod/settlingMetersPerSecond`` or faster. It is not climbing: the ascent, the descent, the grades and the
+/// climbs are measured as if the line had been at the settled level from its first fix.
 public struct ElevationSettling: Hashable, Sendable {
     /// Where the elevations settle: the distance along the line of the fix they reach their level at, metres.
     public var distanceMeters: Double
@@ -174,31 +173,52 @@ extension AscentMethod {
         return LeveledElevations(series: leveled, jumps: jumps, offsets: offsets, settling: settling?.settling)
     }
 
-    /// Where the elevations of `series` settle at its start (``ElevationSettling``), moving at least `height`: the
-    /// fix, among those within ``settlingSeconds`` of the first (all timed), furthest in height from the first fix
-    /// that it is reached from steeper than 1:1, or steeper than 1:2 at ``settlingMetersPerSecond`` or faster; nil for
-    /// none.
+    /// Where the elevations of `series` settle at its start (``ElevationSettling``): among the fixes within
+    /// ``settlingSeconds`` of the first (all timed), the later of the fix furthest in height from the first fix that
+    /// it is reached from steeper than 1:1, at any speed (an altimeter calibrating while one stands), and the last fix
+    /// that some fix before it reaches steeper than 1:2 at ``settlingMetersPerSecond`` or faster, still moving away
+    /// from it (a receiver whose heights have not converged, up or down), each moving at least `height`; nil for
+    /// neither.
     func settledStart(_ series: ElevationSeries, seconds: [Double], atLeast height: Double) -> SettledStart? {
         guard let window = settlingSeconds, seconds.count == series.count, let start = seconds.first, start.isFinite
         else { return nil }
         let x = series.distances
         let e = series.elevations
-        var best: Int?
-        for k in 1..<series.count {
-            let dt = seconds[k] - start
-            guard dt.isFinite, dt >= 0, dt <= window else { break }
+        var end = 0
+        while end + 1 < series.count, seconds[end + 1].isFinite, seconds[end + 1] >= seconds[end],
+            seconds[end + 1] - start <= window
+        {
+            end += 1
+        }
+        guard end > 0 else { return nil }
+        let speed = settlingMetersPerSecond
+        let span = (e[0...end].max() ?? 0) - (e[0...end].min() ?? 0)
+        var steepest: Int?  // from the first fix, steeper than 1:1
+        var fastest: Int?  // from any fix, steeper than 1:2 and fast
+        for k in 1...end {
             let rise = abs(e[k] - e[0])
-            let run = x[k] - x[0]
-            guard rise >= height, rise > run || (2 * rise > run && rise >= settlingMetersPerSecond * dt) else {
-                continue
+            if rise >= height && rise > x[k] - x[0] && steepest.map({ rise > abs(e[$0] - e[0]) }) ?? true {
+                steepest = k
             }
-            if best.map({ rise > abs(e[$0] - e[0]) }) ?? true { best = k }
+            // Fixes further back than the span of heights can be reached at that speed need not be tried.
+            var j = k - 1
+            while j >= 0 && (seconds[k] - seconds[j]) * speed <= span {
+                let rise = abs(e[k] - e[j])
+                // Still moving at k: a level reached before it is no faster for the time spent at it since.
+                if rise >= height && rise > abs(e[k - 1] - e[j]) && 2 * rise > x[k] - x[j]
+                    && rise >= speed * (seconds[k] - seconds[j])
+                {
+                    fastest = k
+                    break
+                }
+                j -= 1
+            }
         }
-        return best.map {
-            SettledStart(
-                fix: $0,
-                settling: ElevationSettling(
-                    distanceMeters: x[$0], heightMeters: e[$0] - e[0], seconds: seconds[$0] - start))
-        }
+        let fix = max(steepest ?? 0, fastest ?? 0)
+        guard fix > 0 else { return nil }
+        return SettledStart(
+            fix: fix,
+            settling: ElevationSettling(
+                distanceMeters: x[fix], heightMeters: e[fix] - e[0], seconds: seconds[fix] - start))
     }
 }

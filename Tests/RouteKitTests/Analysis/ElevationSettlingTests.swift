@@ -60,6 +60,26 @@ import Testing
         #expect(ElevationProfile(track: timed, method: never).statistics.ascent?.elevationSettlings.isEmpty == true)
     }
 
+    @Test func aReceiverWanderingBeforeItRisesFastIsSettlingUntilThen() throws {
+        // A logger's first ten minutes, 7 m and 5 s apart: up 100 m and down 120 m slowly (too slow to tell from
+        // riding, 20 % over 5 min), then up 280 m in 70 s (steeper than 1:2 at 4 m a second): all of it settling, to
+        // where that rise ends; then the level road with its hill.
+        func elevation(_ k: Int) -> Double {
+            switch k {
+            case ..<60: return 20 + 100 * Double(k) / 60
+            case ..<120: return 120 - 120 * Double(k - 60) / 60
+            case ..<134: return 0 + 20 * Double(k - 120)
+            default: return Self.receiverStart(k - 134 + 46) + 7
+            }
+        }
+        let points = Self.points(600, elevation)
+        let ascent = try #require(
+            ElevationProfile(track: Track(segments: [TrackSegment(points: points)]), method: .exact).statistics.ascent)
+        let settling = try #require(ascent.elevationSettlings.first)
+        #expect(settling.heightMeters == 260 && settling.seconds == 670)
+        #expect(abs(ascent.ascentMeters - 40) < 0.01)
+    }
+
     @Test func anAltimeterCalibratingWhileStandingIsNotDescending() throws {
         // A watch's first 15 fixes, a metre apart and 5 s apart, fall 4 m each (56 m, steeper than 1:1 however slow),
         // then a walk on the level.
