@@ -76,9 +76,9 @@ extension ElevationSettling {
     }
 }
 
-/// A line's elevations with their jumps taken out: each elevation after a jump moved by its height, so that the
-/// line goes on at the level it had before it. The ascent is counted on these; the elevations shown are these plus
-/// ``offsets``.
+/// A line's elevations with their jumps and its start's settling taken out: each elevation after a jump moved by its
+/// height, so that the line goes on at the level it had before it, and those before the settled level at that level.
+/// The ascent is counted on these; the elevations shown are these plus ``offsets``.
 struct LeveledElevations {
     /// The series without its jumps.
     var series: ElevationSeries
@@ -117,19 +117,18 @@ extension AscentMethod {
         let none = LeveledElevations(series: series, jumps: [], offsets: [])
         guard let least = elevationJumpMeters, series.count >= 2 else { return none }
         let x = series.distances
-        var e = series.elevations
+        let e = series.elevations
         func steep(_ i: Int, atLeast height: Double) -> Bool {
             let rise = abs(e[i] - e[i - 1])
             return rise >= height && rise > x[i] - x[i - 1]
         }
-        let settles = settledStart(series, seconds: seconds, atLeast: least) != nil
-        guard settles || (1..<series.count).contains(where: { steep($0, atLeast: least) }) else { return none }
+        guard
+            (1..<series.count).contains(where: { steep($0, atLeast: least) })
+                || settledStart(series, seconds: seconds, atLeast: least) != nil
+        else { return none }
         var sizes = (1..<series.count).map { abs(e[$0] - e[$0 - 1]) }
         let usual = Self.select(&sizes, Int(0.9 * Double(sizes.count - 1)))
         let height = max(least, elevationJumpPerUsualStep * usual)
-        // The start's settling first (the line before it at the level it settles at), then the jumps of the rest.
-        let settling = settles ? settledStart(series, seconds: seconds, atLeast: height) : nil
-        if let settling { for i in 0..<settling.fix { e[i] = e[settling.fix] } }
         // Whether the line beside step i (from fix i − 1 to fix i) goes on the way of its rise, steeper than 1:2 over
         // as far as the step is high or long: before fix i − 1 (`after` false) or after fix i.
         func continues(_ i: Int, after: Bool) -> Bool {
@@ -166,59 +165,55 @@ extension AscentMethod {
             if isJump[k] { jumps.append(ElevationJump(distanceMeters: x[k], heightMeters: e[k] - e[k - 1])) }
             offsets[k] = offsets[k - 1] + (isJump[k] ? e[k] - e[k - 1] : 0)
         }
+        // Then the start's settling, on the line without its jumps (a glitch or two sources mixed are jumps): the
+        // line before the fix it settles at is taken at that fix's level.
+        var level = zip(e, offsets).map { $0 - $1 }
+        let settling = settledStart(ElevationSeries(distances: x, elevations: level), seconds: seconds, atLeast: height)
+        if let settling {
+            for i in 0..<settling.fix {
+                offsets[i] += level[i] - level[settling.fix]
+                level[i] = level[settling.fix]
+            }
+        }
         guard !jumps.isEmpty || settling != nil else { return none }
-        let leveled = ElevationSeries(distances: x, elevations: zip(e, offsets).map { $0 - $1 })
-        // What was taken off each recorded elevation: its jumps, and before the settled level, its distance from it.
-        for i in 0..<(settling?.fix ?? 0) { offsets[i] += series.elevations[i] - e[i] }
-        return LeveledElevations(series: leveled, jumps: jumps, offsets: offsets, settling: settling?.settling)
+        return LeveledElevations(
+            series: ElevationSeries(distances: x, elevations: level), jumps: jumps, offsets: offsets,
+            settling: settling?.settling)
     }
 
-    /// Where the elevations of `series` settle at its start (``ElevationSettling``): among the fixes within
-    /// ``settlingSeconds`` of the first (all timed), the later of the fix furthest in height from the first fix that
-    /// it is reached from steeper than 1:1, at any speed (an altimeter calibrating while one stands), and the last fix
-    /// that some fix before it reaches steeper than 1:2 at ``settlingMetersPerSecond`` or faster, still moving away
-    /// from it (a receiver whose heights have not converged, up or down), each moving at least `height`; nil for
-    /// neither.
+    /// Where the elevations of `series` settle at its start (``ElevationSettling``): the last fix within
+    /// ``settlingSeconds`` of the first (times rising from fix to fix) that the elevations reach from the first fix, by
+    /// at least `height`, faster than anyone moves on foot or by bike (steeper than 1:1 at any speed, or steeper than
+    /// 1:2 at ``settlingMetersPerSecond`` or faster), and are still moving so there: over the shortest stretch ending
+    /// at it that moves as far. A receiver converging rises so from its first fix and stops; a climb after it, or a
+    /// fast descent after minutes of riding, is not that fast over its own shortest stretch, or from the first fix.
+    /// Nil for none.
     func settledStart(_ series: ElevationSeries, seconds: [Double], atLeast height: Double) -> SettledStart? {
         guard let window = settlingSeconds, seconds.count == series.count, let start = seconds.first, start.isFinite
         else { return nil }
         let x = series.distances
         let e = series.elevations
-        var end = 0
-        while end + 1 < series.count, seconds[end + 1].isFinite, seconds[end + 1] >= seconds[end],
-            seconds[end + 1] - start <= window
-        {
-            end += 1
+        func tooFast(from j: Int, to k: Int) -> Bool {
+            let rise = abs(e[k] - e[j])
+            let run = x[k] - x[j]
+            return rise >= height
+                && (rise > run || 2 * rise > run && rise >= settlingMetersPerSecond * (seconds[k] - seconds[j]))
         }
-        guard end > 0 else { return nil }
-        let speed = settlingMetersPerSecond
-        let span = (e[0...end].max() ?? 0) - (e[0...end].min() ?? 0)
-        var steepest: Int?  // from the first fix, steeper than 1:1
-        var fastest: Int?  // from any fix, steeper than 1:2 and fast
-        for k in 1...end {
-            let rise = abs(e[k] - e[0])
-            if rise >= height && rise > x[k] - x[0] && steepest.map({ rise > abs(e[$0] - e[0]) }) ?? true {
-                steepest = k
+        var fix: Int?
+        var k = 1
+        while k < series.count, seconds[k].isFinite, seconds[k] > seconds[k - 1], seconds[k] - start <= window {
+            if tooFast(from: 0, to: k) {
+                var j = k - 1
+                while j > 0 && abs(e[k] - e[j]) < height { j -= 1 }
+                if tooFast(from: j, to: k) { fix = k }
             }
-            // Fixes further back than the span of heights can be reached at that speed need not be tried.
-            var j = k - 1
-            while j >= 0 && (seconds[k] - seconds[j]) * speed <= span {
-                let rise = abs(e[k] - e[j])
-                // Still moving at k: a level reached before it is no faster for the time spent at it since.
-                if rise >= height && rise > abs(e[k - 1] - e[j]) && 2 * rise > x[k] - x[j]
-                    && rise >= speed * (seconds[k] - seconds[j])
-                {
-                    fastest = k
-                    break
-                }
-                j -= 1
-            }
+            k += 1
         }
-        let fix = max(steepest ?? 0, fastest ?? 0)
-        guard fix > 0 else { return nil }
-        return SettledStart(
-            fix: fix,
-            settling: ElevationSettling(
-                distanceMeters: x[fix], heightMeters: e[fix] - e[0], seconds: seconds[fix] - start))
+        return fix.map {
+            SettledStart(
+                fix: $0,
+                settling: ElevationSettling(
+                    distanceMeters: x[$0], heightMeters: e[$0] - e[0], seconds: seconds[$0] - start))
+        }
     }
 }

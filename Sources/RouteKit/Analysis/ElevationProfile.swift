@@ -177,8 +177,9 @@ public struct ElevationProfile: Sendable {
         interpolated(atDistance: distance) { samples[$0].smoothedElevationMeters }
     }
 
-    /// The elevation the ascent counts at a distance, interpolated: the smoothed elevation less what the track's
-    /// elevation jumps (``ElevationJump``) moved it by, for grades; nil for an empty profile.
+    /// The elevation the ascent counts at a distance, interpolated: the smoothed elevation less the track's elevation
+    /// jumps and its segments' settling (``ElevationJump``, ``ElevationSettling``), run on across segment breaks, for
+    /// grades; nil for an empty profile.
     func countedElevation(atDistance distance: Double) -> Double? {
         guard countedElevations.count == samples.count else { return elevation(atDistance: distance) }
         return interpolated(atDistance: distance) { countedElevations[$0] }

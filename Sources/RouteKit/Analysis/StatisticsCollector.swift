@@ -6,10 +6,10 @@
 /// recorded elevations among exact ones (``recordedElevationKept()``), ``methodForRecordedElevations`` on those
 /// stretches, each hung between the exact heights at its ends, and the whole segment counted in one pass (see
 /// ``AscentMethod/shortestMeasuredRecordedMeters``). Elevation jumps (``ElevationJump``) and the elevations settling at
-/// a segment's start (``ElevationSettling``) are taken out of each segment first, but for one whose recorded stretches
-/// are hung between the exact heights (where they meet is no jump). Memory: three numbers and a position per point of
-/// the current track with an elevation (four numbers where it has jumps), and the position in it of each point that
-/// kept a recorded elevation.
+/// a recording's start (``ElevationSettling``) are taken out of each segment first, but for one whose recorded
+/// stretches are hung between the exact heights (where they meet is no jump). Memory: three numbers and a position per
+/// point of the current track with an elevation (four numbers where it has jumps, settling or several segments), and
+/// the position in it of each point that kept a recorded elevation.
 public final class StatisticsCollector: GPXHandler {
     /// The ascent method.
     public let method: AscentMethod
@@ -28,7 +28,8 @@ public final class StatisticsCollector: GPXHandler {
     public private(set) var trackSeries: [ElevationSeries] = []
     public private(set) var routeSeries: [ElevationSeries] = []
     /// The smoothed elevations of each track and route, aligned with its series, when ``keepSeries`` is set: at the
-    /// recorded levels, a line's elevation jumps (``ElevationJump``) kept as steps.
+    /// recorded levels, a line's elevation jumps and its segments' settling (``ElevationJump``, ``ElevationSettling``)
+    /// kept as they were recorded.
     private(set) var trackSmoothed: [[Double]] = []
     private(set) var routeSmoothed: [[Double]] = []
     /// For each track, what was taken off each smoothed elevation for the elevations the ascent counts (its jumps, its
@@ -42,11 +43,17 @@ public final class StatisticsCollector: GPXHandler {
     private var series = ElevationSeries()
     /// Where each point of the series is, for the climbs' start and top.
     private var seriesCoordinates: [Coordinate] = []
-    /// When each point of the series was recorded, seconds from the first timed fix of its segment (NaN for none),
-    /// for the elevations settling at a segment's start (``ElevationSettling``).
+    /// When each point of the series was recorded, seconds from the line's first timed fix (NaN for none), for the
+    /// elevations settling at a recording's start (``ElevationSettling``).
     private var seriesSeconds: [Double] = []
-    /// The time of the current segment's first timed fix.
-    private var segmentFirstTime: Timestamp?
+    /// The time of the current line's first timed fix.
+    private var lineFirstTime: Timestamp?
+    /// A segment starting this long after the fix before it, seconds, or a line's first, starts a recording (its
+    /// elevations may settle: ``ElevationSettling``); one after a shorter pause goes on with the receiver's level.
+    static let recordingGapSeconds = 300.0
+    /// A climb runs on across a segment break whose ends are at most this far apart, metres (a pause); a break
+    /// further apart (recordings joined in one line, a stretch not recorded) ends it.
+    static let pauseGapMeters = 100.0
     private var segmentStart = 0
     private var previous: TrackPoint?
     private var distance = 0.0
@@ -113,6 +120,7 @@ public final class StatisticsCollector: GPXHandler {
         series = ElevationSeries()
         seriesCoordinates.removeAll(keepingCapacity: true)
         seriesSeconds.removeAll(keepingCapacity: true)
+        lineFirstTime = nil
         distance = 0
         ascent = AscentDescent()
         hasElevation = false
@@ -131,7 +139,6 @@ public final class StatisticsCollector: GPXHandler {
         previous = nil
         pointsInSegment = 0
         segmentStart = series.count
-        segmentFirstTime = nil
         times.removeAll(keepingCapacity: true)
         timeDistances.removeAll(keepingCapacity: true)
         runFirstTime = nil
@@ -164,8 +171,8 @@ public final class StatisticsCollector: GPXHandler {
             if nextKeepsRecorded { recordedSamples.append(series.count) }
             series.append(distance: distance, elevation: e)
             seriesCoordinates.append(point.coordinate)
-            if let t = point.time, segmentFirstTime == nil { segmentFirstTime = t }
-            seriesSeconds.append(point.time.flatMap { t in segmentFirstTime.map { $0.seconds(to: t) } } ?? .nan)
+            if let t = point.time, lineFirstTime == nil { lineFirstTime = t }
+            seriesSeconds.append(point.time.flatMap { t in lineFirstTime.map { $0.seconds(to: t) } } ?? .nan)
             current.minElevationMeters = min(current.minElevationMeters ?? e, e)
             current.maxElevationMeters = max(current.maxElevationMeters ?? e, e)
         }
@@ -233,6 +240,8 @@ public final class StatisticsCollector: GPXHandler {
         // the step between the end of one segment and the start of the next (a pause's, next to none; between two
         // recordings joined in one line, whatever lies between them), as the ascent does not.
         var lastCounted: Double?
+        // When the part before ended, for whether the next one starts a recording.
+        var previousEnd: Double?
         for range in parts {
             let whole = ElevationSeries(
                 distances: Array(series.distances[range]), elevations: Array(series.elevations[range]))
@@ -245,10 +254,15 @@ public final class StatisticsCollector: GPXHandler {
             // Where recorded stretches are hung between an elevation model's heights, their offset from the model is
             // taken out there: a step where they meet is no jump.
             let mixed = methodForRecordedElevations != nil && !recorded.isEmpty
+            let seconds = Array(seriesSeconds[range])
+            let startsRecording = seconds.first.map { first in
+                previousEnd.map { first - $0 >= Self.recordingGapSeconds } ?? true
+            }
+            previousEnd = seconds.last(where: \.isFinite) ?? previousEnd
             let level =
                 mixed
                 ? LeveledElevations(series: whole, jumps: [], offsets: [])
-                : method.leveled(whole, seconds: Array(seriesSeconds[range]))
+                : method.leveled(whole, seconds: startsRecording == true ? seconds : [])
             let part = level.series
             let (result, smoothed) =
                 if let recordedMethod = methodForRecordedElevations, mixed {
@@ -321,10 +335,27 @@ public final class StatisticsCollector: GPXHandler {
         if hasElevation { result.ascent = ascent }
         if hasElevation && smoothedParts.count == series.count {
             let coordinates = seriesCoordinates
-            result.climbs = Climb.find(
-                distances: series.distances, elevations: Self.countedElevations(smoothedParts, countedOffsets ?? []),
-                tops: smoothedParts
-            ) { coordinates[$0] }
+            let counted = Self.countedElevations(smoothedParts, countedOffsets ?? [])
+            // A climb runs on across a pause, not from one recording to another: the line's runs of segments, each
+            // starting where the one before ended.
+            var runs: [Range<Int>] = []
+            for part in parts {
+                if let last = runs.last, last.upperBound == part.lowerBound,
+                    Geodesic.wgs84.stepDistance(
+                        from: coordinates[last.upperBound - 1], to: coordinates[part.lowerBound])
+                        <= Self.pauseGapMeters
+                {
+                    runs[runs.count - 1] = last.lowerBound..<part.upperBound
+                } else {
+                    runs.append(part)
+                }
+            }
+            result.climbs = runs.flatMap { run in
+                Climb.find(
+                    distances: Array(series.distances[run]), elevations: Array(counted[run]),
+                    tops: Array(smoothedParts[run])
+                ) { coordinates[run.lowerBound + $0] }
+            }
         }
         result.checkTimes()
         if result.timeProblem == nil, let moving = result.movingTimeSeconds, moving > 0 {

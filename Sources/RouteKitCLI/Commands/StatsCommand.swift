@@ -159,12 +159,12 @@ struct StatsCommand: Command {
 /// neither.
 func warnElevationsNotCounted(_ line: TrackStatistics, at place: String, dem: Bool, quiet: Bool, console: Console) {
     guard !quiet, let ascent = line.ascent else { return }
-    let hint = dem ? "" : "; --dem takes the terrain's heights instead"
-    if !ascent.elevationSettlings.isEmpty {
-        console.warning("\(place): \(ElevationSettling.summary(ascent.elevationSettlings))\(hint)")
-    }
-    if !ascent.elevationJumps.isEmpty {
-        console.warning("\(place): \(ElevationJump.summary(ascent.elevationJumps))\(hint)")
+    let said = [ElevationSettling.summary(ascent.elevationSettlings), ElevationJump.summary(ascent.elevationJumps)]
+        .filter { !$0.isEmpty }
+    // The hint once, after the last.
+    for (k, summary) in said.enumerated() {
+        let hint = dem || k < said.count - 1 ? "" : "; --dem takes the terrain's heights instead"
+        console.warning("\(place): \(summary)\(hint)")
     }
 }
 

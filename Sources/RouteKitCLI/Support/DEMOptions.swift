@@ -66,13 +66,15 @@ struct DEMOptions {
     }
 
     /// The ascent method for these options: with elevations from the DEM, the settings for exact data
-    /// (``AscentMethod/exact``: no smoothing, every rise counted), unless the user chose others. The stretches
-    /// of a line that kept recorded elevations are measured with `method` itself.
+    /// (``AscentMethod/exact``: no smoothing, every rise counted), unless the user chose others, and no settling at a
+    /// recording's start (the terrain's heights need none: ``ElevationSettling``). The stretches of a line that kept
+    /// recorded elevations are measured with `method` itself.
     func method(_ method: AscentMethod) -> AscentMethod {
         guard path != nil else { return method }
         var exact = AscentMethod.exact
         exact.smoothingMeters = method.smoothingMeters ?? AscentMethod.exact.smoothingMeters
         exact.thresholdMeters = method.thresholdMeters ?? AscentMethod.exact.thresholdMeters
+        exact.settlingSeconds = nil
         return exact
     }
 

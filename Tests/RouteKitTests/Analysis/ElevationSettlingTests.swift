@@ -8,7 +8,7 @@ import Testing
     /// `elevation(k)` at fix k.
     static func points(
         _ count: Int, from origin: Coordinate = ElevationProfileTests.start, step: Double = 7,
-        seconds: Double? = 5, _ elevation: (Int) -> Double
+        seconds: Double? = 5, startingAt first: Int64 = 1_600_000_000, _ elevation: (Int) -> Double
     ) -> [TrackPoint] {
         (0..<count).map { k in
             TrackPoint(
@@ -18,17 +18,17 @@ import Testing
                 time: seconds.map {
                     let t = Double(k) * $0
                     return Timestamp(
-                        secondsSinceEpoch: 1_600_000_000 + Int64(t), nanoseconds: Int32((t - t.rounded(.down)) * 1e9))
+                        secondsSinceEpoch: first + Int64(t), nanoseconds: Int32((t - t.rounded(.down)) * 1e9))
                 })
         }
     }
 
     /// With fixes 7 m apart (500 of them): a level road at 273 m with one hill 40 m high from 1 km to 2.6 km; a
-    /// receiver's first 46 fixes (230 s at 5 s, 322 m) climbing to it from 70 m, fastest at first.
+    /// receiver's first 46 fixes (230 s at 5 s, 322 m) climbing to it steadily from 70 m (63 %, 0.88 m a second).
     static func receiverStart(_ k: Int) -> Double {
         let d = Double(k) * 7
         let hill = d >= 1000 && d <= 2600 ? 20 - 20 * cos(2 * Double.pi * (d - 1000) / 1600) : 0
-        return k < 46 ? 273 - 203 * pow(1 - Double(k) / 46, 2) : 273 + hill
+        return k < 46 ? 70 + 203 * Double(k) / 46 : 273 + hill
     }
 
     @Test func aReceiversFirstMinutesAreNotClimbing() throws {
@@ -60,24 +60,48 @@ import Testing
         #expect(ElevationProfile(track: timed, method: never).statistics.ascent?.elevationSettlings.isEmpty == true)
     }
 
-    @Test func aReceiverWanderingBeforeItRisesFastIsSettlingUntilThen() throws {
-        // A logger's first ten minutes, 7 m and 5 s apart: up 100 m and down 120 m slowly (too slow to tell from
-        // riding, 20 % over 5 min), then up 280 m in 70 s (steeper than 1:2 at 4 m a second): all of it settling, to
-        // where that rise ends; then the level road with its hill.
-        func elevation(_ k: Int) -> Double {
-            switch k {
-            case ..<60: return 20 + 100 * Double(k) / 60
-            case ..<120: return 120 - 120 * Double(k - 60) / 60
-            case ..<134: return 0 + 20 * Double(k - 120)
-            default: return Self.receiverStart(k - 134 + 46) + 7
-            }
-        }
-        let points = Self.points(600, elevation)
-        let ascent = try #require(
+    /// The ascent of `points` in one segment, with the elevations taken as exact.
+    static func ascent(_ points: [TrackPoint]) throws -> AscentDescent {
+        try #require(
             ElevationProfile(track: Track(segments: [TrackSegment(points: points)]), method: .exact).statistics.ascent)
-        let settling = try #require(ascent.elevationSettlings.first)
-        #expect(settling.heightMeters == 260 && settling.seconds == 670)
-        #expect(abs(ascent.ascentMeters - 40) < 0.01)
+    }
+
+    @Test func aGlitchOrABadFirstFixInTheFirstMinutesIsAJumpNotSettling() throws {
+        // A real climb of 144 m at 8 %, 12.5 m and 5 s between fixes, with one fix 40 m up at 12:30 min: the glitch's
+        // flanks are jumps, the climb is counted.
+        let climb = Self.points(400, step: 12.5) { k in 300 + Double(min(k, 144)) + (k == 150 ? 40 : 0) }
+        let glitched = try Self.ascent(climb)
+        #expect(glitched.elevationSettlings.isEmpty && glitched.elevationJumps.count == 2)
+        #expect(abs(glitched.ascentMeters - 144) < 1e-6)
+        // A first fix 300 m low, then a climb of 200 m at 10 %: a jump, and the climb counted whole.
+        let badFirst = Self.points(400, step: 12.5) { k in k == 0 ? 100 : 400 + 1.25 * Double(min(k, 160)) }
+        let ascent = try Self.ascent(badFirst)
+        #expect(ascent.elevationSettlings.isEmpty && ascent.elevationJumps.count == 1)
+        #expect(abs(ascent.ascentMeters - (200 - 1.25)) < 1e-6)  // the first step of the climb is the jump's
+    }
+
+    @Test func aFastSteepDescentAfterMinutesOfRidingIsNotSettling() throws {
+        // A trail runner climbs 100 m over 10 min (4 m a fix), then runs down 36 m at 60 %, 1.2 m a second.
+        let points = (0..<200).map { k in
+            let x = k <= 120 ? 4 * Double(k) : 480 + 10 * Double(min(k, 126) - 120) + 4 * Double(max(0, k - 126))
+            let e = k <= 120 ? 100 * Double(k) / 120 : 100 - 6 * Double(min(k, 126) - 120)
+            return TrackPoint(
+                coordinate: Geodesic.wgs84.destination(
+                    from: ElevationProfileTests.start, azimuthDegrees: 0, distanceMeters: x),
+                elevation: e, time: Timestamp(secondsSinceEpoch: 1_600_000_000 + Int64(5 * k)))
+        }
+        let ascent = try Self.ascent(points)
+        #expect(ascent.elevationSettlings.isEmpty)
+        #expect(abs(ascent.ascentMeters - 100) < 1e-6 && abs(ascent.descentMeters - 36) < 1e-6)
+    }
+
+    @Test func timesThatDoNotRiseAreNoRecordingsStart() throws {
+        // The receiver's first minutes with every fix at the same time: no window to settle in.
+        var points = Self.points(500, Self.receiverStart)
+        for k in points.indices { points[k].time = points[0].time }
+        let ascent = try Self.ascent(points)
+        #expect(ascent.elevationSettlings.isEmpty)
+        #expect(abs(ascent.ascentMeters - 243) < 0.01)
     }
 
     @Test func anAltimeterCalibratingWhileStandingIsNotDescending() throws {
@@ -128,7 +152,7 @@ import Testing
         // else is climbing, neither for the ascent nor for the climbs, at the break either.
         let first = Self.points(500, Self.receiverStart)
         let later = Geodesic.wgs84.destination(from: first[499].coordinate, azimuthDegrees: 90, distanceMeters: 5000)
-        let second = Self.points(500, from: later) { Self.receiverStart($0) + 95 }
+        let second = Self.points(500, from: later, startingAt: 1_600_100_000) { Self.receiverStart($0) + 95 }
         let track = Track(segments: [TrackSegment(points: first), TrackSegment(points: second)])
         let profile = ElevationProfile(track: track, method: .exact)
         let ascent = try #require(profile.statistics.ascent)
@@ -138,6 +162,60 @@ import Testing
         #expect(profile.samples.allSatisfy { $0.gradePercent < 8 })
         #expect(
             TrackStatistics.total(of: [profile.statistics, profile.statistics]).ascent?.elevationSettlings.count == 4)
+    }
+
+    @Test func climbsEndWhereRecordingsJoinAndRunOnAcrossAPause() throws {
+        // Two segments 5 km apart, 500 → 600 m and 300 → 400 m over 2 km each: two climbs, not one of 200 m whose top
+        // would lie below its foot.
+        let first = ElevationProfileTests.points(from: ElevationProfileTests.start, azimuth: 0, count: 201) {
+            500 + 0.05 * $0
+        }
+        let far = Geodesic.wgs84.destination(from: first[200].coordinate, azimuthDegrees: 90, distanceMeters: 5000)
+        let second = ElevationProfileTests.points(from: far, azimuth: 0, count: 201) { 300 + 0.05 * $0 }
+        let apart = ElevationProfile(
+            track: Track(segments: [TrackSegment(points: first), TrackSegment(points: second)]), method: .exact)
+        #expect(apart.statistics.climbs.map { $0.gainMeters.rounded() } == [100, 100])
+        // The same climb paused halfway (the next segment starts 10 m on): one climb of 100 m.
+        let half = ElevationProfileTests.points(from: ElevationProfileTests.start, azimuth: 0, count: 201) {
+            500 + 0.05 * $0
+        }
+        let on = Geodesic.wgs84.destination(from: half[100].coordinate, azimuthDegrees: 0, distanceMeters: 10)
+        let rest = ElevationProfileTests.points(from: on, azimuth: 0, count: 100) { 550.5 + 0.05 * $0 }
+        let paused = ElevationProfile(
+            track: Track(segments: [TrackSegment(points: Array(half[0...100])), TrackSegment(points: rest)]),
+            method: .exact)
+        #expect(paused.statistics.climbs.map { $0.gainMeters.rounded() } == [100])
+    }
+
+    @Test func aSegmentAfterAShortPauseGoesOnWithTheReceiversLevel() throws {
+        // A level ride, then a pause of a minute, then a segment that starts down a 60 % chute at 1.2 m a second: the
+        // receiver was not off, so that is descending, not settling.
+        let before = Self.points(100) { _ in 500 }
+        let lastTime = try #require(before.last?.time)
+        let chute = (0..<100).map { k in
+            TrackPoint(
+                coordinate: Geodesic.wgs84.destination(
+                    from: before[99].coordinate, azimuthDegrees: 0, distanceMeters: 5 + 10 * Double(k)),
+                elevation: 500 - 6 * Double(min(k, 10)),
+                time: Timestamp(secondsSinceEpoch: lastTime.secondsSinceEpoch + 60 + 5 * Int64(k)))
+        }
+        let ascent = try #require(
+            ElevationProfile(
+                track: Track(segments: [TrackSegment(points: before), TrackSegment(points: chute)]), method: .exact
+            ).statistics.ascent)
+        #expect(ascent.elevationSettlings.isEmpty)
+        #expect(abs(ascent.descentMeters - 60) < 1e-6)
+        // After 10 minutes off, the same chute is a recording's first heights moving faster than anyone: settling.
+        let later = chute.map { p in
+            var p = p
+            p.time = p.time.map { Timestamp(secondsSinceEpoch: $0.secondsSinceEpoch + 600) }
+            return p
+        }
+        let restarted = try #require(
+            ElevationProfile(
+                track: Track(segments: [TrackSegment(points: before), TrackSegment(points: later)]), method: .exact
+            ).statistics.ascent)
+        #expect(restarted.elevationSettlings.map(\.heightMeters) == [-60])
     }
 
     @Test func theSummarySaysHowFarHowLongAndToWhere() {
