@@ -97,9 +97,9 @@ import Testing
         #expect(run.status == 0)
         #expect(
             run.standardError
-                == "routekit: warning: \(path): the elevations settle by +200 m in the first 3:25 min (0.32 km): not "
-                + "counted as climbing (a receiver or an altimeter finding its level); --dem takes the terrain's "
-                + "heights instead\n")
+                == "routekit: warning: \(path): a recording's elevations settle by +200 m in its first 3:20 min (to "
+                + "0.31 km): not counted as climbing (a receiver or an altimeter finding its level); --dem takes the "
+                + "terrain's heights instead\n")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let track = try #require((json["tracks"] as? [[String: Any]])?.first)
         #expect(track["elevation_settlings"] as? Int == 1)

@@ -253,14 +253,19 @@ public struct AscentMethod: Hashable, Sendable {
     public var elevationJumpPerUsualStep: Double = 5
     /// How long after a recording's first fix its elevations may still be settling (``ElevationSettling``), seconds;
     /// nil: never looked for (nor where ``elevationJumpMeters`` is nil). A GPS receiver's vertical fix converges in the
-    /// first minutes (a logger's first 4 minutes rose 203 m over 350 m ridden, another's rose 224 m in 50 s after
-    /// nine minutes wandering), a barometric altimeter calibrates in the first one or two (a watch fell 58 m over 60 m
-    /// walked); only fixes with times are looked at, so a planned route or a DEM's heights never settle.
+    /// first minutes (a logger's first 3:20 min rose 197 m over 300 m ridden), a barometric altimeter calibrates in the
+    /// first one or two (a watch fell 35 m in 29 s over 30 m walked); only fixes with times are looked at, so a planned
+    /// route never settles.
     public var settlingSeconds: Double? = 900
-    /// Steeper than 1:2 and at least this fast up or down, metres a second, the elevations at a recording's start are
-    /// settling, not climbing (2,880 m an hour; the fastest vertical kilometre run, on a course of 53 %, climbed
-    /// 0.58 m a second); steeper than 1:1 they are settling at any speed.
+    /// Rising steeper than 1:2 and at least this fast, metres a second, the elevations at a recording's start are
+    /// settling, not climbing (2,880 m an hour; the fastest vertical kilometre run, on a course of 53 %, climbed 0.58 m
+    /// a second). Going down, people are faster: only steeper than 1:1 is settling there
+    /// (``settlingSlowestMetersPerSecond``).
     public var settlingMetersPerSecond = 0.8
+    /// Steeper than 1:1 and at least this fast up or down, metres a second, the elevations at a recording's start are
+    /// settling, not climbing (an altimeter calibrating while one stands falls about 1 m a second; a via ferrata climbs
+    /// at about a tenth of that).
+    public var settlingSlowestMetersPerSecond = 0.3
     /// On a line whose points took an elevation model's heights where it has data and kept their recorded ones
     /// elsewhere (``ElevationProfile/init(track:method:recorded:recordedMethod:)``), the fewest recorded fixes of a
     /// stretch whose noise is measured on its own (at least 1): fewer cannot tell noise from terrain, and the stretch

@@ -33,18 +33,18 @@ extension ElevationJump {
 }
 
 /// A recording's elevations finding their level at its start: a GPS receiver's first heights before its vertical fix
-/// converges, or a barometric altimeter calibrating to the terrain (a logger's first minutes rising 200 m while the
-/// rider rides 350 m; a hiker's watch falling 58 m before the first steps). Within ``AscentMethod/settlingSeconds`` of
-/// a segment's first fix (timed), its elevations move at least as far as an ``ElevationJump`` must be high and faster
-/// than anyone moves on foot or by bike: from the first fix steeper than 1:1, or from any fix steeper than 1:2 at
-/// ``AscentMethod/settlingMetersPerSecond`` or faster. It is not climbing: the ascent, the descent, the grades and the
-/// climbs are measured as if the line had been at the settled level from its first fix.
+/// converges, or a barometric altimeter calibrating to the terrain (a logger's first minutes rising 197 m while the
+/// rider rides 300 m; a hiker's watch falling 35 m in the first 29 s). A recording starts with a line, or with a
+/// segment after a gap in time; ``AscentMethod/settlingSeconds``, ``AscentMethod/settlingMetersPerSecond`` and
+/// ``AscentMethod/settlingSlowestMetersPerSecond`` say how long it may settle and how fast. It is not climbing: the
+/// ascent, the descent, the grades and the climbs are measured as if the line had been at the settled level from the
+/// recording's first fix.
 public struct ElevationSettling: Hashable, Sendable {
     /// Where the elevations settle: the distance along the line of the fix they reach their level at, metres.
     public var distanceMeters: Double
-    /// How far they moved from the segment's first fix to there, metres: positive up.
+    /// How far they moved from the recording's first fix to there, metres: positive up.
     public var heightMeters: Double
-    /// How long it took from the segment's first fix, seconds.
+    /// How long it took from the recording's first fix, seconds.
     public var seconds: Double
 
     /// Elevations settling `heightMeters` (negative down) over `seconds`, reaching their level `distanceMeters` along
@@ -57,8 +57,8 @@ public struct ElevationSettling: Hashable, Sendable {
 }
 
 extension ElevationSettling {
-    /// What a list of settlings means, for a warning ("the elevations settle by +203 m in the first 3:50 min
-    /// (0.35 km): not counted as climbing (a receiver or an altimeter finding its level)"). Empty for none.
+    /// What a list of settlings means, for a warning ("a recording's elevations settle by +201 m in its first 3:25 min
+    /// (to 0.31 km): not counted as climbing (a receiver or an altimeter finding its level)"). Empty for none.
     public static func summary(_ settlings: [ElevationSettling]) -> String {
         guard let first = settlings.first else { return "" }
         let said: String
@@ -67,10 +67,10 @@ extension ElevationSettling {
             let seconds = Int(first.seconds.rounded())
             let duration = "\(seconds / 60):\(seconds % 60 < 10 ? "0" : "")\(seconds % 60) min"
             let km = DecimalText.fixed(first.distanceMeters / 1000, decimals: 2)
-            said = "the elevations settle by \(height) in the first \(duration) (\(km) km)"
+            said = "a recording's elevations settle by \(height) in its first \(duration) (to \(km) km)"
         } else {
             let highest = Int((settlings.map { abs($0.heightMeters) }.max() ?? 0).rounded())
-            said = "the elevations settle at the start of \(settlings.count) segments, by up to \(highest) m"
+            said = "the elevations settle at the start of \(settlings.count) recordings, by up to \(highest) m"
         }
         return said + ": not counted as climbing (a receiver or an altimeter finding its level)"
     }
@@ -181,39 +181,92 @@ extension AscentMethod {
             settling: settling?.settling)
     }
 
-    /// Where the elevations of `series` settle at its start (``ElevationSettling``): the last fix within
-    /// ``settlingSeconds`` of the first (times rising from fix to fix) that the elevations reach from the first fix, by
-    /// at least `height`, faster than anyone moves on foot or by bike (steeper than 1:1 at any speed, or steeper than
-    /// 1:2 at ``settlingMetersPerSecond`` or faster), and are still moving so there: over the shortest stretch ending
-    /// at it that moves as far. A receiver converging rises so from its first fix and stops; a climb after it, or a
-    /// fast descent after minutes of riding, is not that fast over its own shortest stretch, or from the first fix.
-    /// Nil for none.
+    /// Where the elevations of `series` settle at its start (``ElevationSettling``). Among the fixes within
+    /// ``settlingSeconds`` of the first, while the times rise from fix to fix: the last that the elevations reach from
+    /// the first fix, by at least `height`, faster than anyone moves on foot or by bike, and still so over the shortest
+    /// stretch ending at it that moves as far; then back to the last fix before it still so over the shortest stretch
+    /// ending at it that moves a quarter as far (where the move itself ends). Too fast is steeper than 1:1 at
+    /// ``settlingSlowestMetersPerSecond`` or more, up or down, or rising steeper than 1:2 at
+    /// ``settlingMetersPerSecond`` or more. A receiver converging moves so from its first fix and stops; a climb after
+    /// it, or a fast descent after minutes of riding, is not that fast from the first fix or over its own shortest
+    /// stretch. O(n log n) in the fixes of the window. Nil for none.
     func settledStart(_ series: ElevationSeries, seconds: [Double], atLeast height: Double) -> SettledStart? {
         guard let window = settlingSeconds, seconds.count == series.count, let start = seconds.first, start.isFinite
         else { return nil }
         let x = series.distances
         let e = series.elevations
-        func tooFast(from j: Int, to k: Int) -> Bool {
-            let rise = abs(e[k] - e[j])
+        var end = 0
+        while end + 1 < series.count, seconds[end + 1].isFinite, seconds[end + 1] > seconds[end],
+            seconds[end + 1] - start <= window
+        {
+            end += 1
+        }
+        guard end > 0 else { return nil }
+        func tooFast(from j: Int, to k: Int, atLeast least: Double) -> Bool {
+            let rise = e[k] - e[j]
             let run = x[k] - x[j]
-            return rise >= height
-                && (rise > run || 2 * rise > run && rise >= settlingMetersPerSecond * (seconds[k] - seconds[j]))
+            let speed = abs(rise) / (seconds[k] - seconds[j])
+            return abs(rise) >= least
+                && (abs(rise) > run && speed >= settlingSlowestMetersPerSecond
+                    || rise > 0 && 2 * rise > run && speed >= settlingMetersPerSecond)
+        }
+        // The latest fix before k at least `far` above or below it (nil for none): the start of the shortest stretch
+        // ending at k that moves as far, found by halving on the lowest and highest of the window's fixes before k.
+        let lowest = RangeExtremes(Array(e[0...end]), by: <)
+        let highest = RangeExtremes(Array(e[0...end]), by: >)
+        func shortestStart(_ k: Int, moving far: Double) -> Int? {
+            func reaches(_ j: Int) -> Bool {
+                lowest.extreme(j, k - 1) <= e[k] - far || highest.extreme(j, k - 1) >= e[k] + far
+            }
+            guard reaches(0) else { return nil }
+            var (low, high) = (0, k - 1)  // fix `low` reaches
+            while low < high {
+                let mid = (low + high + 1) / 2
+                if reaches(mid) { low = mid } else { high = mid - 1 }
+            }
+            return low
+        }
+        func stillTooFast(_ k: Int, moving far: Double) -> Bool {
+            shortestStart(k, moving: far).map { tooFast(from: $0, to: k, atLeast: far) } ?? false
         }
         var fix: Int?
-        var k = 1
-        while k < series.count, seconds[k].isFinite, seconds[k] > seconds[k - 1], seconds[k] - start <= window {
-            if tooFast(from: 0, to: k) {
-                var j = k - 1
-                while j > 0 && abs(e[k] - e[j]) < height { j -= 1 }
-                if tooFast(from: j, to: k) { fix = k }
-            }
-            k += 1
+        for k in 1...end where tooFast(from: 0, to: k, atLeast: height) && stillTooFast(k, moving: height) { fix = k }
+        // Back to where the move itself ends: the last fix still reached too fast over a quarter of that height.
+        guard var settled = fix else { return nil }
+        while settled > 1 && !stillTooFast(settled, moving: height / 4) { settled -= 1 }
+        return SettledStart(
+            fix: settled,
+            settling: ElevationSettling(
+                distanceMeters: x[settled], heightMeters: e[settled] - e[0], seconds: seconds[settled] - start))
+    }
+}
+
+/// The least (or greatest) of any run of values, in O(1) after O(n log n): a sparse table.
+struct RangeExtremes {
+    private var levels: [[Double]]
+    private let better: (Double, Double) -> Bool
+
+    /// Over `values`, the extreme by `better` (`<`: the least).
+    init(_ values: [Double], by better: @escaping (Double, Double) -> Bool) {
+        self.better = better
+        levels = [values]
+        var width = 1
+        while 2 * width <= values.count {
+            let below = levels[levels.count - 1]
+            levels.append(
+                (0...(values.count - 2 * width)).map {
+                    better(below[$0], below[$0 + width]) ? below[$0] : below[$0 + width]
+                })
+            width *= 2
         }
-        return fix.map {
-            SettledStart(
-                fix: $0,
-                settling: ElevationSettling(
-                    distanceMeters: x[$0], heightMeters: e[$0] - e[0], seconds: seconds[$0] - start))
-        }
+    }
+
+    /// The extreme of the values from index `from` through `to` (`from` ≤ `to`).
+    func extreme(_ from: Int, _ to: Int) -> Double {
+        var level = 0
+        while 1 << (level + 1) <= to - from + 1 { level += 1 }
+        let a = levels[level][from]
+        let b = levels[level][to - (1 << level) + 1]
+        return better(a, b) ? a : b
     }
 }

@@ -48,8 +48,9 @@ public final class StatisticsCollector: GPXHandler {
     private var seriesSeconds: [Double] = []
     /// The time of the current line's first timed fix.
     private var lineFirstTime: Timestamp?
-    /// A segment starting this long after the fix before it, seconds, or a line's first, starts a recording (its
-    /// elevations may settle: ``ElevationSettling``); one after a shorter pause goes on with the receiver's level.
+    /// A segment starting this long after the fix before it, seconds (or before it: recordings out of order), or a
+    /// line's first, starts a recording (its elevations may settle: ``ElevationSettling``), unless it starts where the
+    /// one before ended, in place and height; one after a shorter pause goes on with the receiver's level.
     static let recordingGapSeconds = 300.0
     /// A climb runs on across a segment break whose ends are at most this far apart, metres (a pause); a break
     /// further apart (recordings joined in one line, a stretch not recorded) ends it.
@@ -255,14 +256,24 @@ public final class StatisticsCollector: GPXHandler {
             // taken out there: a step where they meet is no jump.
             let mixed = methodForRecordedElevations != nil && !recorded.isEmpty
             let seconds = Array(seriesSeconds[range])
-            let startsRecording = seconds.first.map { first in
-                previousEnd.map { first - $0 >= Self.recordingGapSeconds } ?? true
+            // A recording starts with the line, after a gap in time (or a step back: recordings out of order) and not
+            // where the receiver picks up where it left off (the same place and height).
+            var startsRecording = true
+            if range.lowerBound > 0 {
+                let gap = seconds.first.flatMap { first in previousEnd.map { first - $0 } }
+                let pickedUp =
+                    Geodesic.wgs84.stepDistance(
+                        from: seriesCoordinates[range.lowerBound - 1], to: seriesCoordinates[range.lowerBound])
+                    <= Self.pauseGapMeters
+                    && abs(series.elevations[range.lowerBound] - series.elevations[range.lowerBound - 1])
+                        < method.elevationJumpMeters ?? 0
+                startsRecording = (gap.map { $0 >= Self.recordingGapSeconds || $0 < 0 } ?? true) && !pickedUp
             }
             previousEnd = seconds.last(where: \.isFinite) ?? previousEnd
             let level =
                 mixed
                 ? LeveledElevations(series: whole, jumps: [], offsets: [])
-                : method.leveled(whole, seconds: startsRecording == true ? seconds : [])
+                : method.leveled(whole, seconds: startsRecording ? seconds : [])
             let part = level.series
             let (result, smoothed) =
                 if let recordedMethod = methodForRecordedElevations, mixed {

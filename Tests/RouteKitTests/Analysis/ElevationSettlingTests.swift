@@ -187,49 +187,87 @@ import Testing
         #expect(paused.statistics.climbs.map { $0.gainMeters.rounded() } == [100])
     }
 
-    @Test func aSegmentAfterAShortPauseGoesOnWithTheReceiversLevel() throws {
-        // A level ride, then a pause of a minute, then a segment that starts down a 60 % chute at 1.2 m a second: the
-        // receiver was not off, so that is descending, not settling.
+    @Test func aSegmentAfterAShortPauseOrWhereTheLastEndedGoesOnWithTheReceiversLevel() throws {
+        // A level ride at 500 m, then a segment 5 km on whose first fixes rise from 400 m to 500 m at 63 % and 1 m a
+        // second (a receiver converging), then level: settling where the receiver was off for 10 minutes, climbing
+        // after a pause of a minute (the receiver was on).
         let before = Self.points(100) { _ in 500 }
         let lastTime = try #require(before.last?.time)
-        let chute = (0..<100).map { k in
-            TrackPoint(
-                coordinate: Geodesic.wgs84.destination(
-                    from: before[99].coordinate, azimuthDegrees: 0, distanceMeters: 5 + 10 * Double(k)),
-                elevation: 500 - 6 * Double(min(k, 10)),
-                time: Timestamp(secondsSinceEpoch: lastTime.secondsSinceEpoch + 60 + 5 * Int64(k)))
+        let away = Geodesic.wgs84.destination(from: before[99].coordinate, azimuthDegrees: 90, distanceMeters: 5000)
+        func next(after pause: Int64, from origin: Coordinate = away, rising: Bool = true) -> [TrackPoint] {
+            Self.points(100, from: origin, step: 8, startingAt: lastTime.secondsSinceEpoch + pause) { k in
+                rising ? 400 + 5 * Double(min(k, 20)) : 500
+            }
         }
-        let ascent = try #require(
-            ElevationProfile(
-                track: Track(segments: [TrackSegment(points: before), TrackSegment(points: chute)]), method: .exact
-            ).statistics.ascent)
-        #expect(ascent.elevationSettlings.isEmpty)
-        #expect(abs(ascent.descentMeters - 60) < 1e-6)
-        // After 10 minutes off, the same chute is a recording's first heights moving faster than anyone: settling.
-        let later = chute.map { p in
-            var p = p
-            p.time = p.time.map { Timestamp(secondsSinceEpoch: $0.secondsSinceEpoch + 600) }
-            return p
+        func ascent(_ second: [TrackPoint]) throws -> AscentDescent {
+            try #require(
+                ElevationProfile(
+                    track: Track(segments: [TrackSegment(points: before), TrackSegment(points: second)]),
+                    method: .exact
+                ).statistics.ascent)
         }
-        let restarted = try #require(
-            ElevationProfile(
-                track: Track(segments: [TrackSegment(points: before), TrackSegment(points: later)]), method: .exact
-            ).statistics.ascent)
-        #expect(restarted.elevationSettlings.map(\.heightMeters) == [-60])
+        #expect(try ascent(next(after: 600)).elevationSettlings.map(\.heightMeters) == [100])
+        #expect(try ascent(next(after: 600)).ascentMeters == 0)
+        let paused = try ascent(next(after: 60))
+        #expect(paused.elevationSettlings.isEmpty && paused.ascentMeters == 100)
+        // Recorded the day before but joined after: a recording's start too.
+        #expect(try ascent(next(after: -86_400)).elevationSettlings.count == 1)
+        // Picked up after 10 minutes where the last ended, at its height: nothing to settle from.
+        let there = Geodesic.wgs84.destination(from: before[99].coordinate, azimuthDegrees: 0, distanceMeters: 20)
+        #expect(try ascent(next(after: 600, from: there, rising: false)).elevationSettlings.isEmpty)
+    }
+
+    @Test func goingDownFastOrClimbingSlowlyFromTheStartIsNotSettling() throws {
+        // A recording that starts down a 60 % chute at 1.2 m a second (people go down faster than they climb), then
+        // level: descending.
+        let chute = Self.points(100, step: 10) { k in 600 - 6 * Double(min(k, 13)) }
+        let down = try Self.ascent(chute)
+        #expect(down.elevationSettlings.isEmpty && abs(down.descentMeters - 78) < 1e-6)
+        // A via ferrata from the car park: 90 m up over 60 m in 15 minutes, steeper than 1:1 at 0.1 m a second.
+        let ferrata = Self.points(100, step: 2, seconds: 30) { k in 1000 + 3 * Double(min(k, 30)) }
+        let up = try Self.ascent(ferrata)
+        #expect(up.elevationSettlings.isEmpty && abs(up.ascentMeters - 90) < 1e-6)
+    }
+
+    @Test func aFirstFixFarOffSidewaysSettlesAtItsOwnStep() throws {
+        // The first fix 300 m low and 400 m to the side (its step longer than high: no jump), then a climb of 200 m at
+        // 10 %: the settling ends where that step is no longer within the last quarter of a jump's height (5 m), and
+        // the climb is counted but for those 3.75 m.
+        var points = Self.points(400, step: 12.5) { k in 400 + 1.25 * Double(min(k, 160)) }
+        points[0].coordinate = Geodesic.wgs84.destination(
+            from: ElevationProfileTests.start, azimuthDegrees: 90, distanceMeters: 400)
+        points[0].elevation = 100
+        let ascent = try Self.ascent(points)
+        #expect(ascent.elevationSettlings.map(\.heightMeters) == [305])
+        #expect(abs(ascent.ascentMeters - 195) < 1e-6)
+    }
+
+    @Test func rangeExtremesAreTheLeastAndGreatestOfEveryRun() {
+        for count in [1, 2, 3, 7, 64, 100] {
+            let values = (0..<count).map { Double(($0 * 37 + 11) % 23) - 11 }
+            let lowest = RangeExtremes(values, by: <)
+            let highest = RangeExtremes(values, by: >)
+            for from in 0..<count {
+                for to in from..<count {
+                    #expect(lowest.extreme(from, to) == values[from...to].min())
+                    #expect(highest.extreme(from, to) == values[from...to].max())
+                }
+            }
+        }
     }
 
     @Test func theSummarySaysHowFarHowLongAndToWhere() {
         #expect(ElevationSettling.summary([]) == "")
         #expect(
             ElevationSettling.summary([ElevationSettling(distanceMeters: 352, heightMeters: 203.02, seconds: 230)])
-                == "the elevations settle by +203 m in the first 3:50 min (0.35 km): not counted as climbing "
-                + "(a receiver or an altimeter finding its level)")
+                == "a recording's elevations settle by +203 m in its first 3:50 min (to 0.35 km): not counted as "
+                + "climbing (a receiver or an altimeter finding its level)")
         #expect(
             ElevationSettling.summary([
                 ElevationSettling(distanceMeters: 60, heightMeters: -55.4, seconds: 68),
                 ElevationSettling(distanceMeters: 9_000, heightMeters: 120, seconds: 300),
             ])
-                == "the elevations settle at the start of 2 segments, by up to 120 m: not counted as climbing "
+                == "the elevations settle at the start of 2 recordings, by up to 120 m: not counted as climbing "
                 + "(a receiver or an altimeter finding its level)")
     }
 }
