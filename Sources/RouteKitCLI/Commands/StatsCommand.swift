@@ -24,8 +24,9 @@ struct StatsCommand: Command {
                        beside the ascent. A jump between neighbouring points that no one rides (20 m
                        or more, steeper than 1:1, far beyond the track's other steps: two altimeters
                        mixed, a logger's glitch) is not climbing; nor are a recording's first heights
-                       while its receiver or altimeter finds its level (moving faster than anyone
-                       climbs: steeper than 1:1, or than 1:2 at 0.8 m/s or more). A warning says where.
+                       while its receiver or altimeter finds its level (faster than anyone moves:
+                       steeper than 1:1 at 0.3 m/s or more, or rising steeper than 1:2 at 0.8 m/s
+                       or more). A warning says where.
           moving time  intervals between consecutive fixes with an average speed of at least 0.5 m/s.
           speeds       average = length between timed fixes / moving time; maximum = fastest stretch
                        of at least 10 s.
