@@ -76,6 +76,14 @@ extension ElevationSettling {
     }
 }
 
+extension AscentDescent {
+    /// What the ascent left out, for warnings and notes: the summaries of its settling and of its jumps
+    /// (``ElevationSettling/summary(_:)``, ``ElevationJump/summary(_:)``), each where there is one.
+    package var notCountedSummaries: [String] {
+        [ElevationSettling.summary(elevationSettlings), ElevationJump.summary(elevationJumps)].filter { !$0.isEmpty }
+    }
+}
+
 /// A line's elevations with their jumps and its start's settling taken out: each elevation after a jump moved by its
 /// height, so that the line goes on at the level it had before it, and those before the settled level at that level.
 /// The ascent is counted on these; the elevations shown are these plus ``offsets``.
@@ -212,8 +220,9 @@ extension AscentMethod {
         }
         // The latest fix before k at least `far` above or below it (nil for none): the start of the shortest stretch
         // ending at k that moves as far, found by halving on the lowest and highest of the window's fixes before k.
-        let lowest = RangeExtremes(Array(e[0...end]), by: <)
-        let highest = RangeExtremes(Array(e[0...end]), by: >)
+        let inWindow = Array(e[0...end])
+        let lowest = RangeExtremes(inWindow, by: <)
+        let highest = RangeExtremes(inWindow, by: >)
         func shortestStart(_ k: Int, moving far: Double) -> Int? {
             func reaches(_ j: Int) -> Bool {
                 lowest.extreme(j, k - 1) <= e[k] - far || highest.extreme(j, k - 1) >= e[k] + far

@@ -255,16 +255,14 @@ public final class StatisticsCollector: GPXHandler {
             // Where recorded stretches are hung between an elevation model's heights, their offset from the model is
             // taken out there: a step where they meet is no jump.
             let mixed = methodForRecordedElevations != nil && !recorded.isEmpty
-            let seconds = Array(seriesSeconds[range])
+            let seconds = seriesSeconds[range]
             // A recording starts with the line, after a gap in time (or a step back: recordings out of order) and not
             // where the receiver picks up where it left off (the same place and height).
             var startsRecording = true
             if range.lowerBound > 0 {
                 let gap = seconds.first.flatMap { first in previousEnd.map { first - $0 } }
                 let pickedUp =
-                    Geodesic.wgs84.stepDistance(
-                        from: seriesCoordinates[range.lowerBound - 1], to: seriesCoordinates[range.lowerBound])
-                    <= Self.pauseGapMeters
+                    startsNearPreviousEnd(range)
                     && abs(series.elevations[range.lowerBound] - series.elevations[range.lowerBound - 1])
                         < method.elevationJumpMeters ?? 0
                 startsRecording = (gap.map { $0 >= Self.recordingGapSeconds || $0 < 0 } ?? true) && !pickedUp
@@ -273,7 +271,7 @@ public final class StatisticsCollector: GPXHandler {
             let level =
                 mixed
                 ? LeveledElevations(series: whole, jumps: [], offsets: [])
-                : method.leveled(whole, seconds: startsRecording ? seconds : [])
+                : method.leveled(whole, seconds: startsRecording ? Array(seconds) : [])
             let part = level.series
             let (result, smoothed) =
                 if let recordedMethod = methodForRecordedElevations, mixed {
@@ -303,6 +301,15 @@ public final class StatisticsCollector: GPXHandler {
             smoothedParts.append(contentsOf: level.recordedLevels(smoothed))
             grades(part.distances, smoothed)
         }
+    }
+
+    /// Whether the segment `part` of the series starts within ``pauseGapMeters`` of where the one before it ended (the
+    /// parts abut in the series: segments without elevations have none).
+    private func startsNearPreviousEnd(_ part: Range<Int>) -> Bool {
+        part.lowerBound > 0
+            && Geodesic.wgs84.stepDistance(
+                from: seriesCoordinates[part.lowerBound - 1], to: seriesCoordinates[part.lowerBound])
+                <= Self.pauseGapMeters
     }
 
     /// `smoothed` elevations at their recorded levels less `offsets` (``trackCountedOffsets``, empty for none): the
@@ -351,11 +358,7 @@ public final class StatisticsCollector: GPXHandler {
             // starting where the one before ended.
             var runs: [Range<Int>] = []
             for part in parts {
-                if let last = runs.last, last.upperBound == part.lowerBound,
-                    Geodesic.wgs84.stepDistance(
-                        from: coordinates[last.upperBound - 1], to: coordinates[part.lowerBound])
-                        <= Self.pauseGapMeters
-                {
+                if let last = runs.last, startsNearPreviousEnd(part) {
                     runs[runs.count - 1] = last.lowerBound..<part.upperBound
                 } else {
                     runs.append(part)

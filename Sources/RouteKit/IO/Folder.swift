@@ -8,6 +8,11 @@ package enum Folder {
         package var isFolder: Bool
     }
 
+    /// The last part of `path`, after its last `/` (the path itself where it has none).
+    package static func baseName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
     /// True when `path` is a folder (following links).
     package static func exists(_ path: String) -> Bool {
         var info = stat()

@@ -74,13 +74,14 @@ public struct BundleSource: Sendable {
 
     static func open(_ path: String, budget: inout ExpansionBudget) throws -> BundleSource {
         guard Folder.exists(path) else {
-            return try openArchive(path, name: path, ownName: baseName(path), bytes: nil, depth: 1, budget: &budget)
+            return try openArchive(
+                path, name: path, ownName: Folder.baseName(path), bytes: nil, depth: 1, budget: &budget)
         }
         let items = try Folder.list(path).filter { !isIgnored($0.name) }
         let files = items.filter { !$0.isFolder }.map(\.name)
         if files.contains(where: isBundleFile) {
             return BundleSource(
-                path: path, origin: path, date: BundleDate.find(in: baseName(path)), folder: path,
+                path: path, origin: path, date: BundleDate.find(in: Folder.baseName(path)), folder: path,
                 names: files.filter(isReadable(_:)))
         }
         let folders = items.filter(\.isFolder)
@@ -132,7 +133,7 @@ public struct BundleSource: Sendable {
             let entry = archives.first(where: { $0.path == newest.name })
         {
             var source = try openArchive(
-                path, name: name + " › " + entry.path, ownName: baseName(entry.path), bytes: entry.bytes,
+                path, name: name + " › " + entry.path, ownName: Folder.baseName(entry.path), bytes: entry.bytes,
                 depth: depth + 1, budget: &budget)
             source.notes += newest.notes
             return source
@@ -154,7 +155,7 @@ public struct BundleSource: Sendable {
             let trimmed = entry.path.split(separator: "/").filter { $0 != "." && $0 != ".." }
             byFolder[trimmed.dropLast().joined(separator: "/"), default: []].append(entry)
         }
-        let candidates = byFolder.filter { $0.value.contains { isBundleFile(baseName($0.path)) } }
+        let candidates = byFolder.filter { $0.value.contains { isBundleFile(Folder.baseName($0.path)) } }
         let best = candidates.max { a, b in
             let (sa, sb) = (stageCount(a.value), stageCount(b.value))
             if sa != sb { return sa < sb }
@@ -176,7 +177,7 @@ public struct BundleSource: Sendable {
         var seen: Set<String> = []
         var notes: [String] = []
         for entry in files {
-            let base = baseName(entry.path)
+            let base = Folder.baseName(entry.path)
             guard isReadable(base) else { continue }
             guard seen.insert(base.lowercased()).inserted else {
                 notes.append("\(entry.path) left out: the archive holds another file of that name")
@@ -184,7 +185,7 @@ public struct BundleSource: Sendable {
             }
             contents[base] = entry.bytes
         }
-        let date = BundleDate.find(in: baseName(folder)) ?? BundleDate.find(in: ownName)
+        let date = BundleDate.find(in: Folder.baseName(folder)) ?? BundleDate.find(in: ownName)
         var source = BundleSource(
             path: path, origin: folder.isEmpty ? name : name + " › " + folder, date: date, folder: nil,
             names: contents.keys.sorted(), contents: contents)
@@ -198,16 +199,16 @@ public struct BundleSource: Sendable {
         let archives = names.filter { $0.lowercased().hasSuffix(".zip") }.sorted()
         guard !archives.isEmpty else { return nil }
         if archives.count == 1 { return (archives[0], []) }
-        let dated = archives.compactMap { name in BundleDate.find(in: baseName(name)).map { (name, $0) } }
+        let dated = archives.compactMap { name in BundleDate.find(in: Folder.baseName(name)).map { (name, $0) } }
         // The newest; of equal dates, the first by name.
         guard let newest = dated.max(by: { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 > $1.0 }) else {
             return (archives[0], ["\(archives.count) archives without a date in their names: read \(archives[0])"])
         }
-        return (newest.0, ["read \(baseName(newest.0)), the newest of \(archives.count) archives"])
+        return (newest.0, ["read \(Folder.baseName(newest.0)), the newest of \(archives.count) archives"])
     }
 
     private static func stageCount(_ entries: [ArchiveEntry]) -> Int {
-        entries.filter { StageBundle.stageNumber(baseName($0.path)) != nil }.count
+        entries.filter { StageBundle.stageNumber(Folder.baseName($0.path)) != nil }.count
     }
 
     /// A file the bundle uses by its name: a stage, the control points or one of the two JSON files.
@@ -226,10 +227,6 @@ public struct BundleSource: Sendable {
     /// hidden files.
     static func isIgnored(_ name: String) -> Bool {
         name.hasPrefix(".") || name == "__MACOSX" || name == "Thumbs.db" || name == "desktop.ini"
-    }
-
-    static func baseName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     private static func found(_ names: [String]) -> String {

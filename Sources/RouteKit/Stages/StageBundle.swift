@@ -130,11 +130,8 @@ public struct StageBundle: Sendable {
             switch result {
             case .success(let stage):
                 bundle.stages.append(stage)
-                if let settlings = stage.statistics.ascent?.elevationSettlings, !settlings.isEmpty {
-                    bundle.problems.append("\(stage.fileName): \(ElevationSettling.summary(settlings))")
-                }
-                if let jumps = stage.statistics.ascent?.elevationJumps, !jumps.isEmpty {
-                    bundle.problems.append("\(stage.fileName): \(ElevationJump.summary(jumps))")
+                for said in stage.statistics.ascent?.notCountedSummaries ?? [] {
+                    bundle.problems.append("\(stage.fileName): \(said)")
                 }
             case .failure(let problem): bundle.problems.append(problem.message)
             }

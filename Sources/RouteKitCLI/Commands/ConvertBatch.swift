@@ -16,7 +16,7 @@ extension ConvertCommand {
 
     /// The name of the output for `input`: its file name with the extension of `format` instead of its own.
     static func outputName(_ input: String, format: OutputFormat) -> String {
-        let name = input.split(separator: "/").last.map(String.init) ?? input
+        let name = Folder.baseName(input)
         let stem = name.lastIndex(of: ".").flatMap { $0 > name.startIndex ? String(name[..<$0]) : nil } ?? name
         return stem + "." + format.fileExtension
     }

@@ -172,7 +172,7 @@ struct ConvertCommand: Command {
         guard let output, output != "-", !output.hasSuffix("/") else { return nil }
         let lower = output.lowercased()
         if let (_, format) = OutputFormat.extensions.first(where: { lower.hasSuffix($0.0) }) { return format }
-        let name = lower.split(separator: "/").last.map(String.init) ?? lower
+        let name = Folder.baseName(lower)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex
         else { return nil }
         throw CLIError.usage(

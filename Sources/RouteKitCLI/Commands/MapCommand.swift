@@ -151,7 +151,7 @@ struct MapCommand: Command {
             let builder = GPXDocumentBuilder()
             try readInput(file, format: format, strict: false, quiet: quiet, console: console, handler: builder)
             // An unnamed line is named after its file (the last part of its path: a title, not a location).
-            let fileName = file.path.split(separator: "/").last.map(String.init) ?? file.path
+            let fileName = Folder.baseName(file.path)
             lines += builder.document.lines().map { TrackMap.Line(track: $0, name: $0.name ?? fileName) }
         }
         guard !lines.isEmpty else { throw CLIError.data("no track or route in \(inputs.joined(separator: ", "))") }

@@ -159,9 +159,7 @@ struct StatsCommand: Command {
 /// the line; without a DEM in use, that --dem would take the terrain's heights. Nothing when quiet or where there is
 /// neither.
 func warnElevationsNotCounted(_ line: TrackStatistics, at place: String, dem: Bool, quiet: Bool, console: Console) {
-    guard !quiet, let ascent = line.ascent else { return }
-    let said = [ElevationSettling.summary(ascent.elevationSettlings), ElevationJump.summary(ascent.elevationJumps)]
-        .filter { !$0.isEmpty }
+    guard !quiet, let said = line.ascent?.notCountedSummaries else { return }
     // The hint once, after the last.
     for (k, summary) in said.enumerated() {
         let hint = dem || k < said.count - 1 ? "" : "; --dem takes the terrain's heights instead"

@@ -432,10 +432,7 @@ enum StageOutput {
         h +=
             "<td class=\"n\">\(metres(s.minElevationMeters))</td><td class=\"n\">\(metres(s.maxElevationMeters))</td>"
             + "</tr></table></div>\n"
-        for said in [
-            ElevationSettling.summary(s.ascent?.elevationSettlings ?? []),
-            ElevationJump.summary(s.ascent?.elevationJumps ?? []),
-        ] where !said.isEmpty {
+        for said in s.ascent?.notCountedSummaries ?? [] {
             h += "<p class=\"note\">" + escape(said.prefix(1).uppercased() + said.dropFirst()) + ".</p>\n"
         }
         h +=

@@ -25,7 +25,7 @@ func readTrack(
         track.details.name =
             names.count == lines.count
             ? "\(names[0]) … \(names[names.count - 1]) (\(all))"
-            : "\(path.split(separator: "/").last.map(String.init) ?? path) (\(all))"
+            : "\(Folder.baseName(path)) (\(all))"
     }
     let recorded = try dem?.apply(to: &track, path: path) ?? []
     return (track, recorded)
